@@ -1,0 +1,21 @@
+// Nest 12 ships ES modules: npm scripts run Jest on Node 24 with --experimental-vm-modules,
+// so CommonJS test code can require() them without transforming node_modules.
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }],
+};
+const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' },
+    {
+      ...common,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testRegex: '\\.e2e-spec\\.ts$',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 30000,
+    },
+  ],
+};
