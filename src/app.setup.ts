@@ -1,0 +1,47 @@
+import { INestApplication } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { parse as parseQuery } from 'qs';
+import { createValidationPipe } from './common/validation';
+
+export const BODY_LIMIT = '1mb';
+
+/**
+ * qs understands `ids[]=1&ids[]=2` and `createdAt[0]=...`; bounded to keep hostile query strings cheap.
+ * An indexed array with gaps (`createdAt[1]` alone) becomes an object keyed by index: Nest's
+ * ValidationPipe closes array gaps, which would turn a lone end bound into a start.
+ */
+export function parseQueryString(q: string): Record<string, unknown> {
+  const parsed = parseQuery(q, { arrayLimit: 100, depth: 2, parameterLimit: 200, allowSparse: true });
+  for (const [key, value] of Object.entries(parsed)) {
+    if (Array.isArray(value) && Object.keys(value).length !== value.length) parsed[key] = { ...value };
+  }
+  return parsed;
+}
+
+/**
+ * Everything about the HTTP surface that is not a module: body parsing, query parsing,
+ * validation, OpenAPI. Shared by main.ts and the e2e tests so they exercise the same app.
+ */
+export function configureApp(app: NestExpressApplication): INestApplication {
+  // JSON bodies up to 1 MiB; a request without Content-Type is read as JSON too (API.md: all requests are JSON).
+  app.useBodyParser('json', { limit: BODY_LIMIT, type: (req: { headers: Record<string, unknown> }) => !req.headers['content-type'] || /json/i.test(String(req.headers['content-type'])) });
+  app.set('query parser', parseQueryString);
+  app.set('trust proxy', true);
+  app.disable('x-powered-by');
+  app.useGlobalPipes(createValidationPipe());
+
+  const doc = new DocumentBuilder()
+    .setTitle('Call-center integration API')
+    .setDescription(
+      'Orders, leads, calls, users, agent groups, custom fields, call attempt groups, notifications and health. ' +
+        'Every response is the envelope {success, message, data}. Authenticate with the X-Api-Key header.',
+    )
+    .setVersion('1.0')
+    .addApiKey({ type: 'apiKey', name: 'X-Api-Key', in: 'header' }, 'api-key')
+    .addSecurityRequirements('api-key')
+    .build();
+  const document = SwaggerModule.createDocument(app, doc);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  return app;
+}

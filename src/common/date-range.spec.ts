@@ -1,0 +1,25 @@
+import { DomainError } from './domain-error';
+import { parseCreatedAtRange } from './date-range';
+
+describe('parseCreatedAtRange', () => {
+  it('reads both bounds, either bound, or none', () => {
+    expect(parseCreatedAtRange(['2026-01-01T00:00:00Z', '2026-01-02T00:00:00+03:00'])).toEqual({
+      from: new Date('2026-01-01T00:00:00Z'),
+      to: new Date('2026-01-01T21:00:00Z'),
+    });
+    // eslint-disable-next-line no-sparse-arrays
+    expect(parseCreatedAtRange([, '2026-01-02T00:00:00Z'])).toEqual({ from: undefined, to: new Date('2026-01-02T00:00:00Z') });
+    expect(parseCreatedAtRange({ 1: '2026-01-02T00:00:00Z' })).toEqual({ from: undefined, to: new Date('2026-01-02T00:00:00Z') });
+    expect(parseCreatedAtRange('2026-01-01')).toEqual({ from: new Date('2026-01-01T00:00:00Z'), to: undefined });
+    expect(parseCreatedAtRange(undefined)).toEqual({});
+  });
+  it('reads a date-only end bound as the end of that day', () => {
+    expect(parseCreatedAtRange([undefined, '2026-01-02']).to).toEqual(new Date('2026-01-02T23:59:59.999Z'));
+  });
+  it('rejects garbage, extra keys and inverted ranges with a field error', () => {
+    expect(() => parseCreatedAtRange(['yesterday'])).toThrow(DomainError);
+    expect(() => parseCreatedAtRange(['2026-01-02', '2026-01-01'])).toThrow(DomainError);
+    expect(() => parseCreatedAtRange({ 2: '2026-01-01' })).toThrow(DomainError);
+    expect(() => parseCreatedAtRange([{ a: 1 }])).toThrow(DomainError);
+  });
+});

@@ -1,0 +1,58 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiHideProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { Allow } from 'class-validator';
+import { DateTime } from 'luxon';
+import { DomainError, FieldError } from './domain-error';
+
+export interface DateRange {
+  from?: Date;
+  to?: Date;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** An ISO 8601 bound; a date without time is the start of that UTC day, or (`end`) its last millisecond. */
+export function parseBound(value: unknown, end: boolean): Date | null {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const text = value.trim();
+  const dt = DateTime.fromISO(text, { zone: 'utc', setZone: true });
+  if (!dt.isValid || dt.year < 1000 || dt.year > 9999) return null;
+  return (end && DATE_ONLY.test(text) ? dt.endOf('day') : dt).toJSDate();
+}
+
+/**
+ * `createdAt[0]` / `createdAt[1]`: both optional and inclusive. qs gives an array (sparse when only
+ * [1] is sent), an object for other keys, or a string for a bare `createdAt=`.
+ */
+export function parseCreatedAtRange(raw: unknown, name = 'createdAt'): DateRange {
+  if (raw === undefined) return {};
+  const parts: Record<string, unknown> = raw !== null && typeof raw === 'object' ? { ...(raw as object) } : { 0: raw };
+  const errors: FieldError[] = [];
+  const read = (i: 0 | 1) => {
+    const v = parts[i];
+    if (v === undefined || v === '') return undefined;
+    const d = parseBound(v, i === 1);
+    if (!d) errors.push({ field: `${name}[${i}]`, message: 'must be an ISO 8601 date or date-time' });
+    return d ?? undefined;
+  };
+  const from = read(0);
+  const to = read(1);
+  for (const key of Object.keys(parts)) {
+    if (key !== '0' && key !== '1') errors.push({ field: `${name}[${key}]`, message: `only ${name}[0] and ${name}[1] are accepted` });
+  }
+  if (from && to && from > to) errors.push({ field: `${name}[1]`, message: `must not be before ${name}[0]` });
+  if (errors.length) throw DomainError.validation(errors);
+  return { from, to };
+}
+
+/**
+ * A `createdAt[0]`/`createdAt[1]` query property, parsed into a DateRange. Reads the raw qs value:
+ * class-transformer would compact a sparse array and turn a lone end bound into a start.
+ */
+export const DateRangeQuery = () =>
+  applyDecorators(
+    ApiHideProperty(),
+    Allow(),
+    Transform(({ obj, key }) => parseCreatedAtRange((obj as Record<string, unknown>)[key], key)),
+  );

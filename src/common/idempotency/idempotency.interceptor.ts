@@ -1,0 +1,76 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
+import { Observable, catchError, from, mergeMap, of } from 'rxjs';
+import { DomainError } from '../domain-error';
+import type { AuthedRequest } from '../../modules/auth/http/api-key.guard';
+import { canonicalJson } from './canonical-json';
+import { IdempotencyStore } from './idempotency.store';
+
+/** Response headers that are part of the result and must be replayed with it. */
+const REPLAYED_HEADERS = ['x-job-id'];
+const WAIT_STEP_MS = 50;
+const WAIT_MAX_MS = 10_000;
+
+/**
+ * `Idempotency-Key` (1..255 chars) on creating POSTs: the first request with a key runs; a retry with
+ * the same key, API key and body gets the stored response; the same key with another body is a 409.
+ * A retry arriving while the first is still running waits for its result (bounded), so concurrent
+ * retries create one thing.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<AuthedRequest>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const header = req.headers['idempotency-key'];
+    if (header === undefined) return next.handle();
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key || key.length > 255) throw DomainError.invalidField('Idempotency-Key', 'must be 1 to 255 characters');
+    const apiKeyId = req.apiKey!.id;
+    const route = `${req.method} ${req.path.replace(/\/+$/, '')}`;
+    const hash = createHash('sha256').update(`${route}\n${canonicalJson(req.body ?? null)}`).digest('hex');
+
+    return from(this.claim(apiKeyId, key, hash)).pipe(
+      mergeMap((outcome) => {
+        if (outcome.kind === 'replay') {
+          for (const [k, v] of Object.entries(outcome.headers)) res.setHeader(k, v);
+          res.setHeader('Idempotent-Replayed', 'true');
+          return of(outcome.data);
+        }
+        return next.handle().pipe(
+          mergeMap(async (data) => {
+            const headers: Record<string, string> = {};
+            for (const h of REPLAYED_HEADERS) {
+              const v = res.getHeader(h);
+              if (v !== undefined) headers[h] = String(v);
+            }
+            await this.store.complete(apiKeyId, key, data, headers);
+            return data;
+          }),
+          catchError(async (err: unknown) => {
+            await this.store.release(apiKeyId, key).catch(() => undefined);
+            throw err;
+          }),
+        );
+      }),
+    );
+  }
+
+  private async claim(apiKeyId: number, key: string, hash: string) {
+    const deadline = Date.now() + WAIT_MAX_MS;
+    for (;;) {
+      const outcome = await this.store.begin(apiKeyId, key, hash);
+      if (outcome.kind === 'mismatch') {
+        throw DomainError.conflict('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request body');
+      }
+      if (outcome.kind !== 'in_progress') return outcome;
+      if (Date.now() > deadline) {
+        throw DomainError.conflict('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later');
+      }
+      await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
+    }
+  }
+}

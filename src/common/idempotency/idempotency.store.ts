@@ -1,0 +1,78 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export type BeginOutcome =
+  | { kind: 'owned' }
+  | { kind: 'replay'; data: unknown; headers: Record<string, string> }
+  | { kind: 'mismatch' }
+  | { kind: 'in_progress' };
+
+/** How long a stored response is replayed. */
+const RETENTION = '24 hours';
+/** An unfinished record older than this belongs to a request that died: the next retry takes it over. */
+const ABANDONED = '60 seconds';
+
+/** Idempotency records live in PostgreSQL so every instance sees the same ones. */
+@Injectable()
+export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Idempotency');
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(private readonly ds: DataSource) {}
+
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => void this.sweep().catch((e: Error) => this.logger.warn(`sweep: ${e.message}`)), 3_600_000);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+  }
+
+  /** Claims the key for this request, or tells what to do instead. One round trip in the common case. */
+  async begin(apiKeyId: number, key: string, hash: string): Promise<BeginOutcome> {
+    const claimed: unknown[] = await this.ds.query(
+      `INSERT INTO idempotency_record (api_key_id, key, request_hash) VALUES ($1, $2, $3)
+       ON CONFLICT (api_key_id, key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, created_at = now(), status_code = NULL,
+             response = NULL, response_headers = NULL, completed_at = NULL
+         WHERE idempotency_record.created_at < now() - interval '${RETENTION}'
+            OR (idempotency_record.completed_at IS NULL AND idempotency_record.created_at < now() - interval '${ABANDONED}'
+                AND idempotency_record.request_hash = EXCLUDED.request_hash)
+       RETURNING 1`,
+      [apiKeyId, key, hash],
+    );
+    if (claimed.length > 0) return { kind: 'owned' };
+    return this.peek(apiKeyId, key, hash);
+  }
+
+  async peek(apiKeyId: number, key: string, hash: string): Promise<BeginOutcome> {
+    const rows: { request_hash: string; response: unknown; response_headers: Record<string, string> | null; completed_at: Date | null }[] =
+      await this.ds.query(
+        `SELECT request_hash, response, response_headers, completed_at FROM idempotency_record WHERE api_key_id = $1 AND key = $2`,
+        [apiKeyId, key],
+      );
+    const row = rows[0];
+    if (!row) return { kind: 'in_progress' }; // released meanwhile: the caller retries
+    if (row.request_hash !== hash) return { kind: 'mismatch' };
+    if (!row.completed_at) return { kind: 'in_progress' };
+    return { kind: 'replay', data: row.response, headers: row.response_headers ?? {} };
+  }
+
+  async complete(apiKeyId: number, key: string, data: unknown, headers: Record<string, string>): Promise<void> {
+    await this.ds.query(
+      `UPDATE idempotency_record SET status_code = 200, response = $3, response_headers = $4, completed_at = now()
+       WHERE api_key_id = $1 AND key = $2`,
+      [apiKeyId, key, JSON.stringify(data ?? []), JSON.stringify(headers)],
+    );
+  }
+
+  /** A failed request leaves nothing behind: the client may retry with the same key. */
+  async release(apiKeyId: number, key: string): Promise<void> {
+    await this.ds.query(`DELETE FROM idempotency_record WHERE api_key_id = $1 AND key = $2 AND completed_at IS NULL`, [apiKeyId, key]);
+  }
+
+  async sweep(): Promise<void> {
+    await this.ds.query(`DELETE FROM idempotency_record WHERE created_at < now() - interval '${RETENTION}'`);
+  }
+}

@@ -1,0 +1,31 @@
+/** PostgreSQL error codes a repository may want to turn into domain errors. */
+const UNIQUE_VIOLATION = '23505';
+
+function pgError(err: unknown): { code?: unknown; constraint?: unknown } | null {
+  if (!err || typeof err !== 'object') return null;
+  const e = err as { code?: unknown; constraint?: unknown; driverError?: unknown };
+  if (e.code !== undefined) return e;
+  return e.driverError && typeof e.driverError === 'object' ? (e.driverError as { code?: unknown; constraint?: unknown }) : null;
+}
+
+/** A unique violation, optionally of one named constraint or index (TypeORM's QueryFailedError or a raw pg error). */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = pgError(err);
+  return e?.code === UNIQUE_VIOLATION && (constraint === undefined || e.constraint === constraint);
+}
+
+/** Connection-level failures of PostgreSQL (refused, reset, shutting down): the service is unavailable. */
+const DB_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; severity?: unknown };
+  // A FATAL from the server (e.g. connections refused for the database) is unavailability too.
+  if (e.severity === 'FATAL') return true;
+  if (typeof e.code === 'string' && (DB_UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message)) {
+    return true;
+  }
+  if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);
+  return isDatabaseUnavailable(e.driverError) || isDatabaseUnavailable(e.cause);
+}

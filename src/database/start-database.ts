@@ -1,0 +1,35 @@
+import { Logger } from '@nestjs/common';
+import path from 'node:path';
+import { AppConfig } from '../config/app.config';
+import { runMigrations } from './data-source';
+import { startEmbeddedPostgres } from './embedded-postgres';
+
+export interface RunningDatabase {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/** DATABASE_URL when given; otherwise an embedded PostgreSQL under DATA_DIR. No migrations. */
+export async function openDatabase(config: AppConfig, logger = new Logger('Database')): Promise<RunningDatabase> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
+  const dir = path.resolve(config.dataDir);
+  logger.log(`no DATABASE_URL: starting embedded PostgreSQL in ${dir}`);
+  const embedded = await startEmbeddedPostgres({
+    dataDir: dir,
+    ownSignals: true,
+    log: (line) => {
+      if (/FATAL|PANIC|ERROR/.test(line)) logger.warn(`postgres: ${line}`);
+    },
+  });
+  return { url: embedded.url, embedded: true, stop: embedded.stop };
+}
+
+/** The database the service runs on, with pending migrations applied. */
+export async function startDatabase(config: AppConfig): Promise<RunningDatabase> {
+  const logger = new Logger('Database');
+  const db = await openDatabase(config, logger);
+  const applied = await runMigrations(db.url);
+  if (applied.length > 0) logger.log(`migrations applied: ${applied.join(', ')}`);
+  return db;
+}
