@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { isDatabaseUnavailable } from '../../common/pg-errors';
+import { ApiKeyPrincipal, Scope, generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './domain/api-key';
+import { ApiKeysRepository } from './persistence/api-keys.repository';
+
+interface CacheEntry {
+  principal: ApiKeyPrincipal;
+  expiresAt: number;
+  verifiedAt: number;
+}
+
+/** While the database is unreachable, a key verified this recently still authenticates (stale-if-error). */
+const STALE_IF_ERROR_MS = 10 * 60_000;
+
+/**
+ * Verifies keys against their stored hashes. Verified keys are cached in process for
+ * `cacheTtlMs` (5 s by default): a revoked key stops working on every instance within that bound,
+ * and this instance forgets at once a key it revokes itself. While the database is down, keys
+ * verified in the last 10 minutes keep working, so operators still reach the health check.
+ */
+@Injectable()
+export class ApiKeysService {
+  private readonly cache = new Map<string, CacheEntry>();
+  cacheTtlMs = 5000;
+
+  constructor(private readonly repo: ApiKeysRepository) {}
+
+  async verify(raw: string | undefined): Promise<ApiKeyPrincipal | null> {
+    if (!raw || raw.length > 200) return null;
+    const hash = hashApiKey(raw);
+    const now = Date.now();
+    const cached = this.cache.get(hash);
+    if (cached && cached.expiresAt > now) return cached.principal;
+    let candidates;
+    try {
+      candidates = await this.repo.findActiveByPrefix(keyPrefix(raw));
+    } catch (err) {
+      // Keep answering (e.g. the health check reporting the outage) for keys we know.
+      if (cached && now - cached.verifiedAt < STALE_IF_ERROR_MS && isDatabaseUnavailable(err)) return cached.principal;
+      throw err;
+    }
+    const row = candidates.find((c) => hashesEqual(c.keyHash, hash));
+    if (!row) {
+      this.cache.delete(hash);
+      return null;
+    }
+    const principal: ApiKeyPrincipal = { id: row.id, name: row.name, scopes: row.scopes };
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(hash, { principal, expiresAt: now + this.cacheTtlMs, verifiedAt: now });
+    return principal;
+  }
+
+  /** Creates a key and returns it: the only moment it exists in clear. */
+  async create(name: string, scopes: Scope[]): Promise<{ id: number; key: string }> {
+    const key = generateApiKey();
+    const id = await this.repo.insert(name, keyPrefix(key), hashApiKey(key), scopes);
+    return { id, key };
+  }
+
+  /** Registers a key given by the operator (API_KEY); idempotent across restarts and instances. */
+  async register(name: string, key: string, scopes: Scope[]): Promise<number> {
+    return this.repo.insert(name, keyPrefix(key), hashApiKey(key), scopes);
+  }
+
+  async revoke(idOrName: string): Promise<number> {
+    const n = await this.repo.revoke(idOrName);
+    this.cache.clear();
+    return n;
+  }
+
+  list() {
+    return this.repo.list();
+  }
+
+  countActive() {
+    return this.repo.countActive();
+  }
+}

@@ -1,0 +1,33 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { DomainError } from '../../../common/domain-error';
+import { ApiKeysService } from '../api-keys.service';
+import { ApiKeyPrincipal, Scope } from '../domain/api-key';
+import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators';
+
+export type AuthedRequest = Request & { apiKey?: ApiKeyPrincipal };
+
+/** Global guard: every route needs `X-Api-Key` with the route's scope unless marked @Public. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const required = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'api';
+    const req = context.switchToHttp().getRequest<AuthedRequest>();
+    const header = req.headers['x-api-key'];
+    const principal = await this.keys.verify(Array.isArray(header) ? header[0] : header);
+    if (!principal) throw new DomainError('unauthenticated', 'API_KEY_INVALID', 'Missing or unknown API key (X-Api-Key header)');
+    if (!principal.scopes.includes(required)) {
+      throw new DomainError('forbidden', 'API_KEY_SCOPE', `This API key lacks the '${required}' scope`);
+    }
+    req.apiKey = principal;
+    return true;
+  }
+}

@@ -1,0 +1,44 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DomainError } from '../../../common/domain-error';
+import { IdPipe } from '../../../common/id.pipe';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ApiKeysService } from '../api-keys.service';
+import { RequireScope } from './auth.decorators';
+import { CreateApiKeyDto } from './dto/api-key.dto';
+
+/** Management of API keys (scope admin). The key itself is returned once, at creation. */
+@ApiTags('management: api keys')
+@RequireScope('admin')
+@Controller('v2/api-key')
+export class ApiKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Create an API key; data.key is shown only in this response' })
+  create(@Body() dto: CreateApiKeyDto) {
+    return this.keys.create(dto.name, dto.scopes);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List API keys (never the keys themselves)' })
+  async list() {
+    const rows = await this.keys.list();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      scopes: r.scopes,
+      createdAt: r.createdAt.toISOString(),
+      revokedAt: r.revokedAt?.toISOString() ?? null,
+    }));
+  }
+
+  @Post('revoke/:id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke an API key (other instances stop accepting it within the cache TTL, 5 s)' })
+  async revoke(@Param('id', IdPipe) id: number) {
+    if ((await this.keys.revoke(String(id))) === 0) throw DomainError.notFound('API key', id);
+  }
+}

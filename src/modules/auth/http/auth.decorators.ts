@@ -1,0 +1,11 @@
+import { SetMetadata } from '@nestjs/common';
+import { Scope } from '../domain/api-key';
+
+export const PUBLIC_ROUTE = 'auth:public';
+export const REQUIRED_SCOPE = 'auth:scope';
+
+/** No key needed (container probes, API docs). */
+export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+
+/** The scope a route needs; routes without it need `api`. */
+export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope);

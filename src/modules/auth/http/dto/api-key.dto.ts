@@ -1,0 +1,16 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayNotEmpty, IsArray, IsIn, IsString, Length } from 'class-validator';
+import { SCOPES, Scope } from '../../domain/api-key';
+
+export class CreateApiKeyDto {
+  @ApiProperty({ example: 'crm-integration' })
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiProperty({ enum: SCOPES, isArray: true, example: ['api'] })
+  @IsArray()
+  @ArrayNotEmpty()
+  @IsIn(SCOPES, { each: true })
+  scopes: Scope[];
+}

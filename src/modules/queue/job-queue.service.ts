@@ -1,0 +1,171 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { PgBoss, type Job, type JobResult, type Queue } from 'pg-boss';
+import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { DATABASE_URL } from '../../database/tokens';
+
+export interface QueueDefinition<T> {
+  name: string;
+  /** Consumers this queue needs across the fleet for the health check to pass. */
+  neededConsumers: number;
+  /**
+   * Jobs a consumer claims per fetch (default 1). Above 1 a consumer keeps fetching without
+   * waiting while batches come back full (bursts drain at handler speed, not one job per poll)
+   * and settles each job on its own: a job whose handler throws is retried alone.
+   */
+  batchSize?: number;
+  /** Queue options (retries, backoff, dead letter, ...) applied when the queue is created. */
+  options?: Omit<Queue, 'name'>;
+  handle(job: Job<T>): Promise<unknown>;
+}
+
+export interface QueueConsumerReport {
+  queue_name: string;
+  success: boolean;
+  data: { current_consumers_count: number; needle_consumers_count: number; backlog: number };
+}
+
+const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_STALE_S = 35;
+
+/**
+ * The job queue: pg-boss on our own PostgreSQL (schema `pgboss`), so a job is as durable
+ * as the row that asked for it. Modules register their queues in `onModuleInit`; workers
+ * start once the application is bootstrapped, only where `WORKERS` > 0.
+ */
+@Injectable()
+export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('JobQueue');
+  private readonly boss: PgBoss;
+  private readonly queues = new Map<string, QueueDefinition<unknown>>();
+  private readonly instanceId = randomUUID();
+  private heartbeat?: NodeJS.Timeout;
+  private started = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DATABASE_URL) databaseUrl: string,
+    private readonly ds: DataSource,
+  ) {
+    this.boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4, application_name: 'callcenter-jobs' });
+    this.boss.on('error', (err: Error) => this.logger.error(`pg-boss: ${err.message}`));
+  }
+
+  register<T>(def: QueueDefinition<T>): void {
+    this.queues.set(def.name, def as QueueDefinition<unknown>);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const def of this.queues.values()) {
+      if (!(await this.boss.getQueue(def.name))) await this.boss.createQueue(def.name, def.options ?? {});
+    }
+    if (this.config.workers <= 0) return;
+    for (const def of this.queues.values()) {
+      const batchSize = def.batchSize ?? 1;
+      if (batchSize <= 1) {
+        await this.boss.work(def.name, { localConcurrency: this.config.workers, batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => def.handle(job));
+        continue;
+      }
+      await this.boss.work(
+        def.name,
+        { localConcurrency: this.config.workers, batchSize, burstWhenBatchFull: true, perJobResults: true, pollingIntervalSeconds: 0.5 },
+        // The jobs of a batch run concurrently (they share the pool); each settles on its own.
+        async (jobs) =>
+          Promise.all(
+            jobs.map(async (job): Promise<JobResult> => {
+              try {
+                return { id: job.id, status: 'completed', output: (await def.handle(job)) ?? undefined };
+              } catch (err) {
+                this.logger.warn(`${def.name} job ${job.id}: ${(err as Error).message}`);
+                return { id: job.id, status: 'failed', output: { message: (err as Error).message } };
+              }
+            }),
+          ),
+      );
+    }
+    await this.beat();
+    this.heartbeat = setInterval(() => void this.beat().catch((e: Error) => this.logger.warn(`heartbeat: ${e.message}`)), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => this.logger.warn(`stop: ${e.message}`));
+    await this.ds.query(`DELETE FROM queue_consumer WHERE instance_id = $1`, [this.instanceId]).catch(() => undefined);
+  }
+
+  /**
+   * Enqueues a job. Given `manager` (an open transaction), the job is inserted in that transaction:
+   * it exists exactly when the caller's writes commit.
+   */
+  async send<T extends object>(queue: string, data: T, options: { id?: string; manager?: EntityManager } = {}): Promise<string> {
+    const db = options.manager
+      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await options.manager!.query(text, values)) as unknown[] }) }
+      : undefined;
+    const id = await this.boss.send(queue, data, { id: options.id, db });
+    if (!id) throw new Error(`job for ${queue} was not created`);
+    return id;
+  }
+
+  /**
+   * Enqueues many jobs with one statement (pg-boss `insert`, the queue's retry options apply),
+   * in the caller's transaction when `manager` is given, like `send`.
+   */
+  async sendMany<T extends object>(queue: string, items: T[], options: { manager?: EntityManager } = {}): Promise<void> {
+    if (items.length === 0) return;
+    const db = options.manager
+      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await options.manager!.query(text, values)) as unknown[] }) }
+      : undefined;
+    await this.boss.insert(queue, items.map((data) => ({ data })), { db });
+  }
+
+  private async beat(): Promise<void> {
+    const names = [...this.queues.keys()];
+    if (names.length === 0) return;
+    await this.ds.query(
+      `INSERT INTO queue_consumer (instance_id, queue_name, consumers, seen_at)
+       SELECT $1, unnest($2::text[]), $3, now()
+       ON CONFLICT (instance_id, queue_name) DO UPDATE SET consumers = EXCLUDED.consumers, seen_at = now()`,
+      [this.instanceId, names, this.config.workers],
+    );
+  }
+
+  /**
+   * Fleet-wide consumer counts (from heartbeats) and backlog per registered queue, in one round trip.
+   * Backlog = jobs waiting to run (created or retry), counted exactly through pg-boss's own partial
+   * index on waiting jobs (its cached queue statistics lag by up to a minute).
+   */
+  async report(): Promise<QueueConsumerReport[]> {
+    const names = [...this.queues.keys()];
+    if (names.length === 0) return [];
+    const rows: { name: string; consumers: number; backlog: number }[] = await this.ds.query(
+      `SELECT q.name,
+              (SELECT coalesce(sum(consumers), 0)::int FROM queue_consumer c
+                WHERE c.queue_name = q.name AND c.seen_at > now() - make_interval(secs => $2)) AS consumers,
+              (SELECT count(*)::int FROM pgboss.job j WHERE j.name = q.name AND j.state < 'active') AS backlog
+       FROM unnest($1::text[]) AS q(name)`,
+      [names, HEARTBEAT_STALE_S],
+    );
+    return rows.map((r) => {
+      const needed = this.queues.get(r.name)!.neededConsumers;
+      return {
+        queue_name: r.name,
+        success: r.consumers >= needed,
+        data: { current_consumers_count: r.consumers, needle_consumers_count: needed, backlog: r.backlog },
+      };
+    });
+  }
+
+  /** For tests and the job-status endpoint. */
+  getJob(queue: string, id: string) {
+    return this.boss.getJobById(queue, id);
+  }
+}
