@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { DomainError } from '../../common/domain-error';
+import { Page, toPage } from '../../common/envelope';
+import { AgentGroup, AgentGroupNames, SYSTEM_ACTOR, completeNames, mergeNames, missingIds, normaliseAgentIds } from './domain/agent-group';
+import { AgentGroupsRepository } from './persistence/agent-groups.repository';
+
+export interface CreateAgentGroupInput {
+  names: AgentGroupNames;
+  agentIds?: number[];
+}
+
+export interface UpdateAgentGroupInput {
+  names?: Partial<AgentGroupNames>;
+  agentIds?: number[];
+}
+
+@Injectable()
+export class AgentGroupsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly groups: AgentGroupsRepository,
+  ) {}
+
+  async getGroup(id: number): Promise<AgentGroup> {
+    const group = await this.groups.findById(id);
+    if (!group) throw DomainError.notFound('Agent group', id, 'AGENT_GROUP_NOT_FOUND');
+    return group;
+  }
+
+  async listGroups(filter: { agentId?: number }, offset: number, limit: number): Promise<Page<AgentGroup>> {
+    const { rows, total } = await this.groups.listPage(filter, offset, limit);
+    return toPage(rows, offset, total);
+  }
+
+  /** Creates a group with its members in one transaction; unknown agent ids are a 400 naming them. */
+  async createGroup(input: CreateAgentGroupInput): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const agentIds = await this.checkedAgentIds(input.agentIds ?? [], m);
+      const id = await this.groups.insert(completeNames(input.names), SYSTEM_ACTOR, m);
+      await this.groups.replaceMembers(id, agentIds, m);
+      return id;
+    });
+  }
+
+  /** Names merge per language; agentIds, when sent, replaces the membership. */
+  async updateGroup(id: number, input: UpdateAgentGroupInput): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      const current = await this.groups.lockNames(id, m);
+      if (current === null) throw DomainError.notFound('Agent group', id, 'AGENT_GROUP_NOT_FOUND');
+      if (input.agentIds !== undefined) {
+        await this.groups.replaceMembers(id, await this.checkedAgentIds(input.agentIds, m), m);
+      }
+      await this.groups.update(id, mergeNames(current, input.names ?? {}), SYSTEM_ACTOR, m);
+    });
+  }
+
+  private async checkedAgentIds(requested: number[], m: EntityManager): Promise<number[]> {
+    const ids = normaliseAgentIds(requested);
+    const missing = missingIds(ids, await this.groups.existingUserIds(ids, m));
+    if (missing.length > 0) throw DomainError.invalidField('agentIds', `unknown user ids: ${missing.join(', ')}`, 'AGENT_GROUP_UNKNOWN_AGENTS');
+    return ids;
+  }
+}

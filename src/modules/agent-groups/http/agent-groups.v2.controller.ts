@@ -1,0 +1,50 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdPipe } from '../../../common/id.pipe';
+import { RequireScope } from '../../auth/http/auth.decorators';
+import { AgentGroupsService } from '../agent-groups.service';
+import { AgentGroupDetailView, presentAgentGroupDetail, presentAgentGroupListItem } from './agent-group.presenter';
+import { AgentGroupListQuery, CreateAgentGroupDto, UpdateAgentGroupDto } from './dto/agent-group.dto';
+
+/** Management of agent groups (scope admin). Declared before the reader so `create`/`update` never reach `:id`. */
+@ApiTags('management: agent groups')
+@RequireScope('admin')
+@Controller('v2/agent-group')
+export class AgentGroupsManagementController {
+  constructor(private readonly groups: AgentGroupsService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create an agent group (data: {id}); agentIds must name existing users' })
+  async create(@Body() dto: CreateAgentGroupDto): Promise<{ id: number }> {
+    return { id: await this.groups.createGroup(dto) };
+  }
+
+  @Post('update/:id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change an agent group (data: []); names merge per language, agentIds replaces the membership' })
+  async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateAgentGroupDto): Promise<void> {
+    await this.groups.updateGroup(id, dto);
+  }
+}
+
+/** API.md "Agent groups": detail and list (scope api). */
+@ApiTags('agent groups')
+@Controller('v2/agent-group')
+export class AgentGroupsV2Controller {
+  constructor(private readonly groups: AgentGroupsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List agent groups by id ascending (data: {list, next, total}; total honours agentId)' })
+  async list(@Query() q: AgentGroupListQuery) {
+    const page = await this.groups.listGroups({ agentId: q.agentId }, q.offset, q.limit);
+    return { ...page, list: page.list.map(presentAgentGroupListItem) };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Read one agent group (detail form: dates dd.mm.yyyy hh:mm, createdBy/updatedBy)' })
+  @ApiOkResponse({ type: AgentGroupDetailView })
+  async detail(@Param('id', IdPipe) id: number): Promise<AgentGroupDetailView> {
+    return presentAgentGroupDetail(await this.groups.getGroup(id));
+  }
+}

@@ -1,0 +1,81 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { INT32_MAX } from '../../../../common/id.pipe';
+import { Optional } from '../../../../common/presence';
+import { IntQuery, PageQuery } from '../../../../common/query';
+import { MAX_AGENTS_PER_GROUP, MAX_NAME_LENGTH } from '../../domain/agent-group';
+
+const NOT_BLANK = /\S/;
+
+export class AgentGroupNamesDto {
+  @ApiProperty({ example: 'Продажи', maxLength: MAX_NAME_LENGTH, description: 'Russian name' })
+  @IsString()
+  @Length(1, MAX_NAME_LENGTH)
+  @Matches(NOT_BLANK, { message: 'ru must not be blank' })
+  ru: string;
+
+  @ApiProperty({ example: 'Sales', maxLength: MAX_NAME_LENGTH, description: 'English name' })
+  @IsString()
+  @Length(1, MAX_NAME_LENGTH)
+  @Matches(NOT_BLANK, { message: 'gb must not be blank' })
+  gb: string;
+}
+
+/** On update each language is optional: the ones sent replace theirs. */
+export class AgentGroupNamesPatchDto {
+  @ApiPropertyOptional({ example: 'Продажи', maxLength: MAX_NAME_LENGTH })
+  @Optional()
+  @IsString()
+  @Length(1, MAX_NAME_LENGTH)
+  @Matches(NOT_BLANK, { message: 'ru must not be blank' })
+  ru?: string;
+
+  @ApiPropertyOptional({ example: 'Sales', maxLength: MAX_NAME_LENGTH })
+  @Optional()
+  @IsString()
+  @Length(1, MAX_NAME_LENGTH)
+  @Matches(NOT_BLANK, { message: 'gb must not be blank' })
+  gb?: string;
+}
+
+const AgentIds = () =>
+  applyDecorators(IsArray(), ArrayMaxSize(MAX_AGENTS_PER_GROUP), IsInt({ each: true }), Min(1, { each: true }), Max(INT32_MAX, { each: true }));
+
+export class CreateAgentGroupDto {
+  @ApiProperty({ type: AgentGroupNamesDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AgentGroupNamesDto)
+  names: AgentGroupNamesDto;
+
+  @ApiPropertyOptional({ type: [Number], example: [3, 4, 5], default: [], description: 'user ids; all must exist; duplicates collapse' })
+  @Optional()
+  @AgentIds()
+  agentIds?: number[];
+}
+
+export class UpdateAgentGroupDto {
+  @ApiPropertyOptional({ type: AgentGroupNamesPatchDto })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AgentGroupNamesPatchDto)
+  names?: AgentGroupNamesPatchDto;
+
+  @ApiPropertyOptional({ type: [Number], example: [3, 4, 5], description: 'replaces the membership; all must exist' })
+  @Optional()
+  @AgentIds()
+  agentIds?: number[];
+}
+
+export class AgentGroupListQuery extends PageQuery {
+  @ApiPropertyOptional({ minimum: 1, description: 'only groups containing this agent (user id)' })
+  @IntQuery()
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(INT32_MAX)
+  agentId?: number;
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../../common/domain-error';
+import { Page, toPage } from '../../common/envelope';
+import { CallAttemptGroup, CallAttemptGroupFields, defaultChangeOnUpdate, isDefaultOnCreate } from './domain/call-attempt-group';
+import { CallAttemptGroupsRepository } from './persistence/call-attempt-groups.repository';
+
+export type CallAttemptGroupInput = Partial<CallAttemptGroupFields> & { isDefault?: boolean };
+
+@Injectable()
+export class CallAttemptGroupsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly groups: CallAttemptGroupsRepository,
+  ) {}
+
+  async getGroup(id: number): Promise<CallAttemptGroup> {
+    const group = await this.groups.findById(id);
+    if (!group) throw DomainError.notFound('Call attempt group', id, 'CALL_ATTEMPT_GROUP_NOT_FOUND');
+    return group;
+  }
+
+  async listGroups(offset: number, limit: number): Promise<Page<CallAttemptGroup>> {
+    const { rows, total } = await this.groups.listPage(offset, limit);
+    return toPage(rows, offset, total);
+  }
+
+  /** The first group (any group created while none is default) becomes the default; isDefault: true takes it over. */
+  async createGroup(input: CallAttemptGroupInput & Pick<CallAttemptGroupFields, 'title' | 'intervals'>): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      await this.groups.lockDefault(m);
+      const isDefault = isDefaultOnCreate(input.isDefault, await this.groups.someGroupIsDefault(m));
+      if (isDefault) await this.groups.clearDefaultExcept(null, m);
+      return this.groups.insert(
+        {
+          title: input.title,
+          intervals: input.intervals,
+          isDefault,
+          resetAttemptsEnabled: input.resetAttemptsEnabled ?? false,
+          repeatLastInterval: input.repeatLastInterval ?? false,
+        },
+        m,
+      );
+    });
+  }
+
+  /** Changes the given fields; isDefault: true moves the default here in the same transaction. */
+  async updateGroup(id: number, input: CallAttemptGroupInput): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await this.groups.lockDefault(m);
+      const current = await this.groups.lockForUpdate(id, m);
+      if (!current) throw DomainError.notFound('Call attempt group', id, 'CALL_ATTEMPT_GROUP_NOT_FOUND');
+      const change = defaultChangeOnUpdate(input.isDefault, current.isDefault);
+      if (change.kind === 'rejected') throw DomainError.invalidField('isDefault', change.message, 'CALL_ATTEMPT_GROUP_DEFAULT_REQUIRED');
+      if (change.kind === 'make-default') await this.groups.clearDefaultExcept(id, m);
+      await this.groups.update(
+        id,
+        {
+          title: input.title,
+          intervals: input.intervals,
+          resetAttemptsEnabled: input.resetAttemptsEnabled,
+          repeatLastInterval: input.repeatLastInterval,
+          isDefault: change.kind === 'make-default' ? true : undefined,
+        },
+        m,
+      );
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdPipe } from '../../../common/id.pipe';
+import { PageQuery } from '../../../common/query';
+import { RequireScope } from '../../auth/http/auth.decorators';
+import { CallAttemptGroupsService } from '../call-attempt-groups.service';
+import { CallAttemptGroupView, presentCallAttemptGroup } from './call-attempt-group.presenter';
+import { CreateCallAttemptGroupDto, UpdateCallAttemptGroupDto } from './dto/call-attempt-group.dto';
+
+/** API.md "Call attempt groups": update (scope api). */
+@ApiTags('call attempt groups')
+@Controller('v2/call-attempt')
+export class CallAttemptGroupsV2Controller {
+  constructor(private readonly groups: CallAttemptGroupsService) {}
+
+  @Post('update/:id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change a call attempt group (data: []); isDefault: true moves the default here' })
+  async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallAttemptGroupDto): Promise<void> {
+    await this.groups.updateGroup(id, dto);
+  }
+}
+
+/** Management of call attempt groups (scope admin): create, list, detail. */
+@ApiTags('management: call attempt groups')
+@RequireScope('admin')
+@Controller('v2/call-attempt')
+export class CallAttemptGroupsManagementController {
+  constructor(private readonly groups: CallAttemptGroupsService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a call attempt group (data: {id}); the first group becomes the default' })
+  async create(@Body() dto: CreateCallAttemptGroupDto): Promise<{ id: number }> {
+    return { id: await this.groups.createGroup(dto) };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List call attempt groups by id ascending (data: {list, next, total})' })
+  async list(@Query() q: PageQuery) {
+    const page = await this.groups.listGroups(q.offset, q.limit);
+    return { ...page, list: page.list.map(presentCallAttemptGroup) };
+  }
+
+  @Get('detail/:id')
+  @ApiOperation({ summary: 'Read one call attempt group' })
+  @ApiOkResponse({ type: CallAttemptGroupView })
+  async detail(@Param('id', IdPipe) id: number): Promise<CallAttemptGroupView> {
+    return presentCallAttemptGroup(await this.groups.getGroup(id));
+  }
+}

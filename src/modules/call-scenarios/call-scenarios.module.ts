@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { DemoSeeder } from '../../database/seed/demo-seeder';
+import { CallScenariosService } from './call-scenarios.service';
+import { CallScenariosController } from './http/call-scenarios.v2.controller';
+import { callScenariosDemoSeed } from './persistence/call-scenarios.demo-seed';
+import { CallScenariosRepository } from './persistence/call-scenarios.repository';
+
+@Module({
+  controllers: [CallScenariosController],
+  providers: [CallScenariosRepository, CallScenariosService],
+  exports: [CallScenariosService],
+})
+export class CallScenariosModule {
+  constructor(seeder: DemoSeeder) {
+    seeder.add(callScenariosDemoSeed);
+  }
+}

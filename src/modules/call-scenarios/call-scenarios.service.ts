@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../common/domain-error';
+import { Page, toPage } from '../../common/envelope';
+import { CallScenario, CallScenarioFields } from './domain/call-scenario';
+import { CallScenariosRepository } from './persistence/call-scenarios.repository';
+
+@Injectable()
+export class CallScenariosService {
+  constructor(private readonly scenarios: CallScenariosRepository) {}
+
+  async getScenario(id: number): Promise<CallScenario> {
+    const scenario = await this.scenarios.findById(id);
+    if (!scenario) throw DomainError.notFound('Call scenario', id, 'CALL_SCENARIO_NOT_FOUND');
+    return scenario;
+  }
+
+  async listScenarios(filter: { isActive?: boolean }, offset: number, limit: number): Promise<Page<CallScenario>> {
+    const { rows, total } = await this.scenarios.listPage(filter, offset, limit);
+    return toPage(rows, offset, total);
+  }
+
+  async createScenario(input: Partial<CallScenarioFields> & { title: string }): Promise<number> {
+    return this.scenarios.insert({ title: input.title, description: input.description ?? '', isActive: input.isActive ?? true });
+  }
+
+  async updateScenario(id: number, patch: Partial<CallScenarioFields>): Promise<void> {
+    const found = await this.scenarios.update(id, { title: patch.title, description: patch.description, isActive: patch.isActive });
+    if (!found) throw DomainError.notFound('Call scenario', id, 'CALL_SCENARIO_NOT_FOUND');
+  }
+}

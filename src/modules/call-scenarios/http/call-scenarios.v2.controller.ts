@@ -1,0 +1,43 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdPipe } from '../../../common/id.pipe';
+import { RequireScope } from '../../auth/http/auth.decorators';
+import { CallScenariosService } from '../call-scenarios.service';
+import { CallScenarioView, presentCallScenario } from './call-scenario.presenter';
+import { CallScenarioListQuery, CreateCallScenarioDto, UpdateCallScenarioDto } from './dto/call-scenario.dto';
+
+/** Management of call scenarios (scope admin). */
+@ApiTags('management: call scenarios')
+@RequireScope('admin')
+@Controller('v2/call-scenario')
+export class CallScenariosController {
+  constructor(private readonly scenarios: CallScenariosService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a call scenario (data: {id})' })
+  async create(@Body() dto: CreateCallScenarioDto): Promise<{ id: number }> {
+    return { id: await this.scenarios.createScenario(dto) };
+  }
+
+  @Post('update/:id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change the given fields of a call scenario (data: [])' })
+  async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallScenarioDto): Promise<void> {
+    await this.scenarios.updateScenario(id, dto);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List call scenarios by id ascending (data: {list, next, total})' })
+  async list(@Query() q: CallScenarioListQuery) {
+    const page = await this.scenarios.listScenarios({ isActive: q.isActive }, q.offset, q.limit);
+    return { ...page, list: page.list.map(presentCallScenario) };
+  }
+
+  @Get('detail/:id')
+  @ApiOperation({ summary: 'Read one call scenario' })
+  @ApiOkResponse({ type: CallScenarioView })
+  async detail(@Param('id', IdPipe) id: number): Promise<CallScenarioView> {
+    return presentCallScenario(await this.scenarios.getScenario(id));
+  }
+}

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DomainError, FieldError } from '../../common/domain-error';
+import { DEFAULT_SORT, OptionInput, validateOptions } from './domain/custom-field';
+import {
+  CustomFieldDefinition,
+  CustomFieldType,
+  CustomValues,
+  Essence,
+  referencedFieldIds,
+  validateCustomValues,
+} from './domain/custom-value';
+import { CustomFieldRow, CustomFieldsRepository } from './persistence/custom-fields.repository';
+
+export interface CreateCustomField {
+  title: string;
+  type: CustomFieldType;
+  essence: Essence;
+  sort?: number;
+  params?: OptionInput[];
+}
+
+export interface UpdateCustomField {
+  title?: string;
+  sort?: number;
+  /** Immutable: accepted only when equal to the stored value. */
+  type?: CustomFieldType;
+  essence?: Essence;
+  /** Replaces the options (select and multiselect only). */
+  params?: OptionInput[];
+}
+
+const CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * Custom field definitions and the one entry point other modules use to validate custom values
+ * (`validateValues`). Definitions read for validation are cached per instance for `cacheTtlMs`
+ * (5 s): a change made on another instance is seen within that bound, one made here at once.
+ */
+@Injectable()
+export class CustomFieldsService {
+  cacheTtlMs = 5000;
+  private readonly cache = new Map<number, { def: CustomFieldDefinition; expiresAt: number }>();
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly repo: CustomFieldsRepository,
+  ) {}
+
+  list(essence?: Essence): Promise<CustomFieldRow[]> {
+    return this.repo.list(essence);
+  }
+
+  async detail(id: number): Promise<CustomFieldRow> {
+    const row = await this.repo.findById(id);
+    if (!row) throw DomainError.notFound('Custom field', id);
+    return row;
+  }
+
+  async create(cmd: CreateCustomField): Promise<{ id: number }> {
+    const options = validateOptions(cmd.type, cmd.params, true);
+    if (!options.ok) throw DomainError.validation(options.errors);
+    const id = await this.ds.transaction((m) =>
+      this.repo.insert(m, { title: cmd.title, type: cmd.type, essence: cmd.essence, sort: cmd.sort ?? DEFAULT_SORT }, options.value),
+    );
+    this.cache.clear();
+    return { id };
+  }
+
+  async update(id: number, cmd: UpdateCustomField): Promise<void> {
+    try {
+      await this.ds.transaction(async (m) => {
+        const field = await this.repo.lockById(m, id);
+        if (!field) throw DomainError.notFound('Custom field', id);
+        const errors: FieldError[] = [];
+        if (cmd.type !== undefined && cmd.type !== field.type) {
+          errors.push({ field: 'type', message: `cannot be changed (is ${field.type})` });
+        }
+        if (cmd.essence !== undefined && cmd.essence !== field.essence) {
+          errors.push({ field: 'essence', message: `cannot be changed (is ${field.essence})` });
+        }
+        const options = validateOptions(field.type, cmd.params, false);
+        if (!options.ok) errors.push(...options.errors);
+        if (errors.length || !options.ok) throw DomainError.validation(errors);
+        if (cmd.title !== undefined || cmd.sort !== undefined) await this.repo.update(m, id, { title: cmd.title, sort: cmd.sort });
+        if (cmd.params !== undefined && options.value.length > 0) await this.repo.replaceOptions(m, id, options.value);
+      });
+    } finally {
+      this.cache.clear();
+    }
+  }
+
+  /**
+   * Validates a `customValues` input for `essence` against the fields it names (loaded in one
+   * query, or from the short cache) and returns the normalised map; throws a validation
+   * DomainError naming every bad entry (`<path>.<fieldId>`).
+   */
+  async validateValues(input: unknown, essence: Essence, path = 'customValues'): Promise<CustomValues> {
+    const defs = await this.definitions(referencedFieldIds(input));
+    const result = validateCustomValues(input, essence, defs, path);
+    if (!result.ok) throw DomainError.validation(result.errors);
+    return result.value;
+  }
+
+  /** Definitions by id; unknown ids are simply absent (and not cached, so a new field is seen at once). */
+  private async definitions(ids: readonly number[]): Promise<Map<number, CustomFieldDefinition>> {
+    const now = Date.now();
+    const out = new Map<number, CustomFieldDefinition>();
+    const missing: number[] = [];
+    for (const id of new Set(ids)) {
+      const hit = this.cache.get(id);
+      if (hit && hit.expiresAt > now) out.set(id, hit.def);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return out;
+    const loaded = await this.repo.findDefinitions(missing);
+    if (this.cache.size + loaded.length > CACHE_MAX_ENTRIES) this.cache.clear();
+    for (const def of loaded) {
+      out.set(def.id, def);
+      if (this.cacheTtlMs > 0) this.cache.set(def.id, { def, expiresAt: now + this.cacheTtlMs });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,60 @@
+import type { FieldError } from '../../../common/domain-error';
+import type { CustomFieldType } from './custom-value';
+
+/**
+ * Rules of a custom field definition (not of its values: see custom-value.ts).
+ *
+ * - Only `select` and `multiselect` fields have options (`params`); they need at least one.
+ *   Other types accept `params` absent or `[]`; a non-empty list is rejected rather than
+ *   silently dropped, so a client that picked the wrong type finds out at once.
+ * - Option codes: 1..64 of a-z, 0-9, `_`, `-`; unique within the field.
+ * - `type` and `essence` are fixed at creation: stored values were validated against them.
+ */
+export const OPTION_CODE = /^[a-z0-9_-]{1,64}$/;
+export const DEFAULT_SORT = 100;
+
+export interface OptionInput {
+  code: string;
+  title: string;
+  sort?: number;
+}
+
+export interface CustomFieldOption {
+  code: string;
+  title: string;
+  sort: number;
+}
+
+export function hasOptions(type: CustomFieldType): boolean {
+  return type === 'select' || type === 'multiselect';
+}
+
+/**
+ * Checks the options sent for a field of `type` and returns them with defaults applied
+ * (sort 100, like the column). `params` undefined means "not sent".
+ */
+export function validateOptions(
+  type: CustomFieldType,
+  params: readonly OptionInput[] | undefined,
+  required: boolean,
+): { ok: true; value: CustomFieldOption[] } | { ok: false; errors: FieldError[] } {
+  if (!hasOptions(type)) {
+    if (params && params.length > 0) {
+      return { ok: false, errors: [{ field: 'params', message: `only select and multiselect fields have options, not ${type}` }] };
+    }
+    return { ok: true, value: [] };
+  }
+  if (params === undefined && !required) return { ok: true, value: [] };
+  if (!params || params.length === 0) {
+    return { ok: false, errors: [{ field: 'params', message: `a ${type} field needs at least one option` }] };
+  }
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  params.forEach((p, i) => {
+    if (!OPTION_CODE.test(p.code)) errors.push({ field: `params.${i}.code`, message: 'must be 1-64 characters a-z, 0-9, _ or -' });
+    else if (seen.has(p.code)) errors.push({ field: `params.${i}.code`, message: `duplicate option code ${p.code}` });
+    seen.add(p.code);
+  });
+  if (errors.length) return { ok: false, errors };
+  return { ok: true, value: params.map((p) => ({ code: p.code, title: p.title, sort: p.sort ?? DEFAULT_SORT })) };
+}

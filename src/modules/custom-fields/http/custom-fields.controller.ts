@@ -1,0 +1,50 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdPipe } from '../../../common/id.pipe';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { RequireScope } from '../../auth/http/auth.decorators';
+import { CustomFieldsService } from '../custom-fields.service';
+import { presentCustomField } from './custom-field.presenter';
+import { CreateCustomFieldDto, CustomFieldListQuery, UpdateCustomFieldDto } from './dto/custom-field.dto';
+
+/** API.md list, served under the documented path and the plural one of its usage examples. */
+@ApiTags('custom fields')
+@Controller(['v2/custom-field', 'v2/custom-fields'])
+export class CustomFieldsController {
+  constructor(private readonly fields: CustomFieldsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'All custom fields (no pagination; data is the array), ordered by sort then id' })
+  async list(@Query() query: CustomFieldListQuery) {
+    return (await this.fields.list(query.essence)).map(presentCustomField);
+  }
+}
+
+/** Management of custom field definitions (scope admin). */
+@ApiTags('management: custom fields')
+@RequireScope('admin')
+@Controller('v2/custom-field')
+export class CustomFieldsAdminController {
+  constructor(private readonly fields: CustomFieldsService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Create a custom field; data is {id}' })
+  create(@Body() dto: CreateCustomFieldDto) {
+    return this.fields.create(dto);
+  }
+
+  @Post('update/:id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change title, sort or options (params replaces them); type and essence are immutable' })
+  async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCustomFieldDto) {
+    await this.fields.update(id, dto);
+  }
+
+  @Get('detail/:id')
+  @ApiOperation({ summary: 'One custom field' })
+  async detail(@Param('id', IdPipe) id: number) {
+    return presentCustomField(await this.fields.detail(id));
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Weekly call schedule of an order.
+ *
+ * Position in the array is the weekday: 0 = Monday ... 6 = Sunday (ISO order, as in API.md).
+ * A day is either `[]` (day off) or `[start, end]` as "HH:MM" 24h strings, meaning the
+ * half-open local-time window [start, end). "24:00" is accepted as an end only, meaning
+ * "until the end of the day" (a window can never wrap past midnight: start < end).
+ *
+ * Convention: a schedule where NO day is configured (all seven `[]`) means "no restriction,
+ * callable any time". The service stores seven `[]` when the client sends no schedule, and a
+ * client cannot otherwise express "always"; a campaign that may never call is switched off with
+ * `autoDialingEnabled` instead. See `isUnrestrictedSchedule`.
+ */
+
+export type DayWindow = [string, string] | [];
+export type CallSchedule = DayWindow[];
+
+export const DAYS_PER_WEEK = 7;
+export const MINUTES_PER_DAY = 24 * 60;
+
+const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+// Strict two-digit form only: the stored/returned value is exactly what the client sent, so
+// accepting "9:00" would leak a second spelling into responses.
+const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Minutes since local midnight for "HH:MM" (00:00-23:59, plus "24:00" = 1440); null if malformed. */
+export function timeToMinutes(value: string): number | null {
+  if (value === '24:00') return MINUTES_PER_DAY;
+  const m = HHMM.exec(value);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : null;
+}
+
+export type ScheduleValidation = { ok: true; value: CallSchedule } | { ok: false; message: string };
+
+/**
+ * Validates client input. Item numbers in messages are array positions (0-based, as in the
+ * JSON the client sent), followed by the weekday name so they are unambiguous.
+ */
+export function validateCallSchedule(input: unknown): ScheduleValidation {
+  if (!Array.isArray(input)) return { ok: false, message: 'must be an array' };
+  if (input.length > DAYS_PER_WEEK) {
+    return { ok: false, message: `must have at most ${DAYS_PER_WEEK} items` };
+  }
+  const days: CallSchedule = [];
+  for (let i = 0; i < input.length; i++) {
+    const item: unknown = input[i];
+    const where = `item ${i} (${DAY_NAMES[i]})`;
+    if (!Array.isArray(item)) return { ok: false, message: `${where}: must be an array` };
+    if (item.length === 0) {
+      days.push([]);
+      continue;
+    }
+    if (item.length !== 2) {
+      return { ok: false, message: `${where}: must be [] or [start, end]` };
+    }
+    const [start, end] = item as unknown[];
+    if (typeof start !== 'string' || start === '24:00' || timeToMinutes(start) === null) {
+      return { ok: false, message: `${where}: start must be a time HH:MM (00:00-23:59)` };
+    }
+    if (typeof end !== 'string' || timeToMinutes(end) === null) {
+      return { ok: false, message: `${where}: end must be a time HH:MM (00:00-24:00)` };
+    }
+    if (timeToMinutes(start)! >= timeToMinutes(end)!) {
+      return { ok: false, message: `${where}: start must be before end` };
+    }
+    days.push([start, end]);
+  }
+  return { ok: true, value: normaliseSchedule(days) };
+}
+
+/** Always exactly 7 items: missing days become `[]`, extra items are dropped; items are copied. */
+export function normaliseSchedule(s: readonly DayWindow[] | null | undefined): CallSchedule {
+  const out: CallSchedule = [];
+  for (let i = 0; i < DAYS_PER_WEEK; i++) {
+    const day = s?.[i];
+    out.push(day && day.length === 2 ? [day[0], day[1]] : []);
+  }
+  return out;
+}
+
+/** True when no day has a window: by convention the order may call at any time. */
+export function isUnrestrictedSchedule(s: readonly DayWindow[] | null | undefined): boolean {
+  return !s || s.every((day) => !day || day.length === 0);
+}

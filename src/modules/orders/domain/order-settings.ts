@@ -1,0 +1,15 @@
+import { CallSchedule } from './call-schedule';
+
+/** What lead intake and call planning need to know of an order (OrdersService.getOrderSettings). */
+export interface OrderSettings {
+  id: number;
+  code: string;
+  /** always 7 items, Monday first */
+  callSchedule: CallSchedule;
+  /** yyyy-mm-dd, sorted */
+  holidays: string[];
+  ignoreLeadTimezone: boolean;
+  defaultUtcOffset: number;
+  qualifiedLeadsPerDayLimit: number | null;
+  callAttemptGroupId: number | null;
+}

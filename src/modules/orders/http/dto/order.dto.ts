@@ -1,0 +1,237 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { INT32_MAX } from '../../../../common/id.pipe';
+import { Nullable, Optional } from '../../../../common/presence';
+import {
+  AGENT_LEAD_EDIT_MODES,
+  AgentLeadEditMode,
+  CALL_RECORD_RULES,
+  CallRecordRule,
+  LANGUAGE_INPUT_CODES,
+  MAX_UTC_OFFSET,
+  MIN_UTC_OFFSET,
+  ORDER_STATUSES,
+  OrderStatus,
+  SIP_ENDPOINT_USAGE_SCHEMES,
+  SipEndpointUsageScheme,
+} from '../../domain/order';
+
+const MAX_IDS = 1000;
+
+const OptionalBool = (description?: string) => applyDecorators(ApiPropertyOptional({ type: Boolean, description }), Optional(), IsBoolean());
+
+const IdList = () => applyDecorators(IsArray(), ArrayMaxSize(MAX_IDS), IsInt({ each: true }), Min(1, { each: true }), Max(INT32_MAX, { each: true }));
+
+const PositiveInt = () => applyDecorators(IsInt(), Min(1), Max(INT32_MAX));
+
+export class TransferNumberDto {
+  @ApiProperty({ example: '+74951234500', description: 'phone number or extension, no spaces' })
+  @IsString()
+  @Length(1, 32)
+  @Matches(/^\S+$/, { message: 'must not contain spaces' })
+  number: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { ru: 'Отдел продаж', gb: 'Sales department' },
+    description: `language code (${LANGUAGE_INPUT_CODES.join(', ')}; en is stored as gb) to name`,
+  })
+  @IsOptional()
+  @Allow()
+  names?: unknown;
+}
+
+/** Fields that are optional on create and on update. */
+export class OrderFieldsDto {
+  @ApiPropertyOptional({ example: 'dental-clinic-moscow', description: 'a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted' })
+  @Optional()
+  @IsString()
+  code?: string;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string' } },
+    example: [['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['10:00', '18:00'], []],
+    description: 'up to 7 items, Monday first: [start, end] as HH:MM (start < end, end may be 24:00) or [] for a day off; responses always have 7',
+  })
+  @Optional()
+  @Allow()
+  callSchedule?: unknown;
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['01.01.2027', '2027-03-08'],
+    description: 'holidays in any parsable date format (dd.mm.yyyy, yyyy-mm-dd, ISO 8601, "8 March 2027", ...); returned as dd.mm.yyyy',
+  })
+  @Optional()
+  @Allow()
+  callHolidayOverrides?: unknown;
+
+  @OptionalBool('calls are allowed for the order')
+  autoDialingEnabled?: boolean;
+
+  @OptionalBool('calls are allowed in predictive mode')
+  predictiveModeEnabled?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, enum: LANGUAGE_INPUT_CODES, description: 'ru or gb (en accepted for gb); null clears it' })
+  @Nullable()
+  @IsString()
+  aiDefaultLanguage?: string | null;
+
+  @OptionalBool('answering machine detection')
+  amdDetectionEnabled?: boolean;
+
+  @ApiPropertyOptional({ enum: CALL_RECORD_RULES })
+  @Optional()
+  @IsIn(CALL_RECORD_RULES)
+  callRecordRule?: CallRecordRule;
+
+  @ApiPropertyOptional({ enum: SIP_ENDPOINT_USAGE_SCHEMES })
+  @Optional()
+  @IsIn(SIP_ENDPOINT_USAGE_SCHEMES)
+  sipEndpointUsageScheme?: SipEndpointUsageScheme;
+
+  @ApiPropertyOptional({ type: [Number], description: 'users (agents) allowed to work in the order; must exist; duplicates are dropped' })
+  @Optional()
+  @IdList()
+  agentUserIds?: number[];
+
+  @ApiPropertyOptional({ type: [Number], description: 'agent groups allowed to work in the order; must exist' })
+  @Optional()
+  @IdList()
+  agentGroupIds?: number[];
+
+  @OptionalBool('agents see lead contacts')
+  showLeadContactsToAgent?: boolean;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'call attempt interval group; must exist; on create defaults to the default group' })
+  @Optional()
+  @PositiveInt()
+  callAttemptGroupId?: number;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, description: 'max qualified leads per day; null = no limit' })
+  @Nullable()
+  @PositiveInt()
+  qualifiedLeadsPerDayLimit?: number | null;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'call scenario; must exist' })
+  @Optional()
+  @PositiveInt()
+  callScenarioId?: number;
+
+  @OptionalBool('an agent may change the lead type')
+  leadTransformEnabled?: boolean;
+
+  @OptionalBool('call recognition is enabled')
+  speechRecognitionEnabled?: boolean;
+
+  @OptionalBool('the lead time zone is ignored (the order default offset is used)')
+  ignoreLeadTimezone?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { '9': 'Ирина Белова', '15': 'real_estate' },
+    description: 'custom field id (orders) to value matching the field type; multiselect as comma-separated codes; replaces the stored map',
+  })
+  @Optional()
+  @Allow()
+  customValues?: unknown;
+
+  @OptionalBool('an agent may create leads')
+  agentLeadCreationIsAllowed?: boolean;
+
+  @ApiPropertyOptional({ enum: AGENT_LEAD_EDIT_MODES })
+  @Optional()
+  @IsIn(AGENT_LEAD_EDIT_MODES)
+  agentLeadEditMode?: AgentLeadEditMode;
+
+  @OptionalBool('the call is processed automatically')
+  autoProcessCall?: boolean;
+
+  @ApiPropertyOptional({ type: [TransferNumberDto], description: 'numbers a call can be transferred to; replaces the stored list' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => TransferNumberDto)
+  transferNumbers?: TransferNumberDto[];
+
+  @ApiPropertyOptional({
+    minimum: MIN_UTC_OFFSET,
+    maximum: MAX_UTC_OFFSET,
+    default: 0,
+    description: 'extension: UTC offset (hours) used for leads without one and for the order day; default 0',
+  })
+  @Optional()
+  @IsInt()
+  @Min(MIN_UTC_OFFSET)
+  @Max(MAX_UTC_OFFSET)
+  defaultUtcOffset?: number;
+}
+
+export class CreateOrderDto extends OrderFieldsDto {
+  @ApiProperty({ example: 'Стоматология «Улыбка»: запись на приём' })
+  @IsString()
+  @Length(1, 255)
+  serviceTitle: string;
+
+  @ApiProperty({ example: 'Запись в стоматологию' })
+  @IsString()
+  @Length(1, 255)
+  title: string;
+
+  @ApiProperty({ enum: ORDER_STATUSES })
+  @IsIn(ORDER_STATUSES)
+  status: OrderStatus;
+
+  @ApiProperty({ type: [Number], example: [1, 2], description: 'virtual numbers; non-empty; must exist; order is kept' })
+  @IdList()
+  @ArrayNotEmpty({ message: 'must not be empty' })
+  sipEndpointIds: number[];
+}
+
+export class UpdateOrderDto extends OrderFieldsDto {
+  @ApiPropertyOptional()
+  @Optional()
+  @IsString()
+  @Length(1, 255)
+  serviceTitle?: string;
+
+  @ApiPropertyOptional()
+  @Optional()
+  @IsString()
+  @Length(1, 255)
+  title?: string;
+
+  @ApiPropertyOptional({ enum: ORDER_STATUSES })
+  @Optional()
+  @IsIn(ORDER_STATUSES)
+  status?: OrderStatus;
+
+  @ApiPropertyOptional({ type: [Number], description: 'replaces the virtual numbers; non-empty when sent' })
+  @Optional()
+  @IdList()
+  @ArrayNotEmpty({ message: 'must not be empty' })
+  sipEndpointIds?: number[];
+}

@@ -1,0 +1,42 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdPipe } from '../../../common/id.pipe';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { PageQuery } from '../../../common/query';
+import { OrdersService } from '../orders.service';
+import { CreateOrderDto, UpdateOrderDto } from './dto/order.dto';
+import { presentOrder } from './order.presenter';
+
+@ApiTags('orders')
+@Controller('v2/order')
+export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Create an order (synchronous); data is {id}. 409 when the code is taken.' })
+  create(@Body() dto: CreateOrderDto) {
+    return this.orders.create(dto);
+  }
+
+  @Post('update/:orderId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Update an order: only the fields sent change; arrays sent replace the stored ones' })
+  async update(@Param('orderId', IdPipe) orderId: number, @Body() dto: UpdateOrderDto) {
+    await this.orders.update(orderId, dto);
+  }
+
+  @Get('detail/:orderId')
+  @ApiOperation({ summary: 'One order' })
+  async detail(@Param('orderId', IdPipe) orderId: number) {
+    return presentOrder(await this.orders.detail(orderId), 'detail');
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Orders by id ascending: {list, next, total}' })
+  async list(@Query() query: PageQuery) {
+    const page = await this.orders.list(query.offset, query.limit);
+    return { ...page, list: page.list.map((o) => presentOrder(o, 'list')) };
+  }
+}

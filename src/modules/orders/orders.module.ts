@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CustomFieldsModule } from '../custom-fields/custom-fields.module';
+import { OrdersController } from './http/orders.controller';
+import { OrdersDemoSeed } from './orders.seed';
+import { OrdersService } from './orders.service';
+import { OrdersRepository } from './persistence/orders.repository';
+
+/** Orders (call campaigns). Exports OrdersService (getOrderSettings) for leads and calls. */
+@Module({
+  imports: [CustomFieldsModule],
+  controllers: [OrdersController],
+  providers: [OrdersRepository, OrdersService, OrdersDemoSeed],
+  exports: [OrdersService],
+})
+export class OrdersModule {}

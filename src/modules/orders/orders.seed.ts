@@ -1,0 +1,196 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { DemoSeeder } from '../../database/seed/demo-seeder';
+import { OrdersService, CreateOrder } from './orders.service';
+
+/** References by natural key: users by e-mail, groups by English name, numbers by number, custom fields by title. */
+interface DemoOrder extends Omit<CreateOrder, 'sipEndpointIds' | 'agentUserIds' | 'agentGroupIds' | 'customValues' | 'callScenarioId'> {
+  agents: string[];
+  groups: string[];
+  sipNumbers: string[];
+  values: Record<string, string | number | boolean>;
+}
+
+const WEEKDAYS_9_21: [string, string][] = Array.from({ length: 5 }, () => ['09:00', '21:00']);
+const RU_HOLIDAYS_2027 = ['01.01.2027', '02.01.2027', '07.01.2027', '23.02.2027', '08.03.2027', '01.05.2027', '09.05.2027', '12.06.2027', '04.11.2027'];
+
+export const DEMO_ORDERS: DemoOrder[] = [
+  {
+    serviceTitle: 'ГК «Северный квартал»: квалификация лидов на новостройки',
+    title: 'Новостройки Москвы',
+    status: 'success',
+    callSchedule: [...WEEKDAYS_9_21, ['10:00', '18:00'], []],
+    callHolidayOverrides: RU_HOLIDAYS_2027,
+    autoDialingEnabled: true,
+    aiDefaultLanguage: 'ru',
+    amdDetectionEnabled: true,
+    sipEndpointUsageScheme: 'random_without_repetition',
+    qualifiedLeadsPerDayLimit: 60,
+    leadTransformEnabled: true,
+    speechRecognitionEnabled: true,
+    agentLeadCreationIsAllowed: true,
+    defaultUtcOffset: 3,
+    transferNumbers: [
+      { number: '+74951234500', names: { ru: 'Отдел продаж застройщика', gb: 'Developer sales office' } },
+      { number: '+74951234501', names: { ru: 'Ипотечный брокер' } },
+    ],
+    agents: ['anna.smirnova@callcenter.example', 'sergey.kuznetsov@callcenter.example', 'viktor.andreev@callcenter.example'],
+    groups: ['Sales'],
+    sipNumbers: ['+74951234567'],
+    values: {
+      'Менеджер клиента': 'Ирина Белова',
+      'План лидов в месяц': 1200,
+      'Ставка за лид': 850.5,
+      'Дата запуска': '2026-11-01',
+      'Последняя сверка': '2026-11-20T15:00:00+03:00',
+      'Нужен ежедневный отчёт': true,
+      'Ниша': 'real_estate',
+      'Рабочие языки': 'ru',
+    },
+  },
+  {
+    code: 'znanie-online-school',
+    serviceTitle: 'Онлайн-школа «Знание»: продажа курсов по заявкам с лендингов',
+    title: 'Онлайн-школа «Знание»',
+    status: 'success',
+    callSchedule: [['10:00', '21:00'], ['10:00', '21:00'], ['10:00', '21:00'], ['10:00', '21:00'], ['10:00', '21:00'], ['11:00', '17:00'], ['11:00', '17:00']],
+    callHolidayOverrides: ['01.01.2027', '02.01.2027', '08.03.2027'],
+    autoDialingEnabled: true,
+    predictiveModeEnabled: true,
+    aiDefaultLanguage: 'ru',
+    callRecordRule: 'agent_is_connected',
+    sipEndpointUsageScheme: 'even_loaded',
+    agentLeadEditMode: 'always',
+    autoProcessCall: true,
+    defaultUtcOffset: 3,
+    transferNumbers: [{ number: '+78123456700', names: { ru: 'Методист', gb: 'Course advisor' } }],
+    agents: ['maria.sokolova@callcenter.example', 'ekaterina.volkova@callcenter.example'],
+    groups: ['Sales'],
+    sipNumbers: ['+78123456789', '+74951234567'],
+    values: {
+      'Менеджер клиента': 'Олег Смирнов',
+      'План лидов в месяц': 3000,
+      'Ставка за лид': 320,
+      'Дата запуска': '2026-09-01',
+      'Нужен ежедневный отчёт': false,
+      'Ниша': 'education',
+      'Рабочие языки': 'ru',
+    },
+  },
+  {
+    serviceTitle: 'Стоматология «Улыбка» (СПб): запись пациентов на приём',
+    title: 'Стоматология «Улыбка»',
+    status: 'info',
+    callSchedule: [['08:00', '20:00'], ['08:00', '20:00'], ['08:00', '20:00'], ['08:00', '20:00'], ['08:00', '20:00'], ['09:00', '15:00'], []],
+    callHolidayOverrides: RU_HOLIDAYS_2027,
+    autoDialingEnabled: true,
+    amdDetectionEnabled: true,
+    showLeadContactsToAgent: true,
+    ignoreLeadTimezone: true,
+    agentLeadEditMode: 'during-call',
+    defaultUtcOffset: 3,
+    transferNumbers: [{ number: '+78123456701', names: { ru: 'Регистратура клиники', gb: 'Clinic reception' } }, { number: '701' }],
+    agents: ['dmitry.petrov@callcenter.example', 'natalia.lebedeva@callcenter.example'],
+    groups: ['Support'],
+    sipNumbers: ['+78123456789'],
+    values: {
+      'Менеджер клиента': 'Светлана Ким',
+      'План лидов в месяц': 400,
+      'Ставка за лид': 500,
+      'Дата запуска': '2026-10-15',
+      'Ниша': 'medicine',
+    },
+  },
+  {
+    code: 'london-support-line',
+    serviceTitle: 'Brightside Energy: English-language customer support line',
+    title: 'London Support Line',
+    status: 'success',
+    callSchedule: [['08:00', '20:00'], ['08:00', '20:00'], ['08:00', '20:00'], ['08:00', '20:00'], ['08:00', '20:00'], ['09:00', '13:00'], []],
+    callHolidayOverrides: ['25.12.2026', '26.12.2026', '01.01.2027', '26.03.2027', '29.03.2027', '03.05.2027'],
+    autoDialingEnabled: true,
+    aiDefaultLanguage: 'gb',
+    speechRecognitionEnabled: true,
+    sipEndpointUsageScheme: 'even_loaded_daily',
+    agentLeadEditMode: 'never',
+    defaultUtcOffset: 0,
+    transferNumbers: [
+      { number: '+442071234500', names: { gb: 'Escalation desk', ru: 'Старший смены' } },
+      { number: '+442071234501', names: { gb: 'Billing' } },
+    ],
+    agents: ['emily.johnson@callcenter.example', 'james.wilson@callcenter.example', 'oliver.brown@callcenter.example', 'charlotte.davies@callcenter.example'],
+    groups: ['English line'],
+    sipNumbers: ['+442071234567'],
+    values: {
+      'Менеджер клиента': 'Sarah Collins',
+      'Ставка за лид': 4.75,
+      'Дата запуска': '2026-06-01',
+      'Последняя сверка': '2026-11-19T17:30:00Z',
+      'Нужен ежедневный отчёт': true,
+      'Ниша': 'support',
+      'Рабочие языки': 'en,ru',
+    },
+  },
+  {
+    serviceTitle: 'ГК «Северный квартал»: реактивация старой базы (загородные дома)',
+    title: 'Загородные дома: реактивация базы',
+    status: 'secondary',
+    callSchedule: [['11:00', '19:00'], ['11:00', '19:00'], ['11:00', '19:00'], ['11:00', '19:00'], ['11:00', '19:00']],
+    autoDialingEnabled: false,
+    qualifiedLeadsPerDayLimit: 15,
+    defaultUtcOffset: 3,
+    agents: [],
+    groups: ['Sales'],
+    sipNumbers: ['+74951234567', '+78123456789'],
+    values: { 'Ниша': 'real_estate', 'Дата запуска': '2027-02-01' },
+  },
+];
+
+/**
+ * Demo orders (seed order 30), created through OrdersService with the API's rules. References the
+ * users, agent groups, numbers, scenarios, attempt groups and custom fields seeded before it by
+ * natural key; references that are missing (their seed did not run) are left out, and an order
+ * with none of its numbers is skipped.
+ */
+@Injectable()
+export class OrdersDemoSeed {
+  private readonly logger = new Logger('OrdersDemoSeed');
+
+  constructor(seeder: DemoSeeder, orders: OrdersService) {
+    seeder.add({ name: 'orders', order: 30, run: (m) => this.run(m, orders) });
+  }
+
+  private async run(m: EntityManager, orders: OrdersService): Promise<void> {
+    const idsBy = async (sql: string, keys: string[]): Promise<Map<string, number>> => {
+      const rows: { key: string; id: number }[] = await m.query(sql, [keys]);
+      return new Map(rows.map((r) => [r.key, r.id]));
+    };
+    const all = <K extends 'agents' | 'groups' | 'sipNumbers'>(k: K) => [...new Set(DEMO_ORDERS.flatMap((o) => o[k]))];
+    const users = await idsBy(`SELECT lower(email) AS key, id FROM app_user WHERE lower(email) = ANY($1)`, all('agents'));
+    const groups = await idsBy(`SELECT names->>'gb' AS key, min(id) AS id FROM agent_group WHERE names->>'gb' = ANY($1) GROUP BY 1`, all('groups'));
+    const sips = await idsBy(`SELECT number AS key, id FROM sip_endpoint WHERE number = ANY($1)`, all('sipNumbers'));
+    const fields = await idsBy(
+      `SELECT title AS key, min(id) AS id FROM custom_field WHERE essence = 'orders' AND title = ANY($1) GROUP BY 1`,
+      [...new Set(DEMO_ORDERS.flatMap((o) => Object.keys(o.values)))],
+    );
+    const [scenario]: { id: number }[] = await m.query(`SELECT id FROM call_scenario ORDER BY id LIMIT 1`);
+    const pick = (keys: string[], map: Map<string, number>) => keys.flatMap((k) => (map.has(k) ? [map.get(k)!] : []));
+
+    for (const { agents, groups: groupNames, sipNumbers, values, ...order } of DEMO_ORDERS) {
+      const sipEndpointIds = pick(sipNumbers, sips);
+      if (sipEndpointIds.length === 0) {
+        this.logger.warn(`demo order "${order.title}" skipped: none of its numbers (${sipNumbers.join(', ')}) exist`);
+        continue;
+      }
+      const customValues = Object.fromEntries(Object.entries(values).flatMap(([title, v]) => (fields.has(title) ? [[String(fields.get(title)), v]] : [])));
+      await orders.createWith(m, {
+        ...order,
+        sipEndpointIds,
+        agentUserIds: pick(agents, users),
+        agentGroupIds: pick(groupNames, groups),
+        ...(scenario ? { callScenarioId: scenario.id } : {}),
+        customValues,
+      });
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { DomainError, FieldError } from '../../common/domain-error';
+import { Page, toPage } from '../../common/envelope';
+import { isUniqueViolation } from '../../common/pg-errors';
+import { CustomFieldsService } from '../custom-fields/custom-fields.service';
+import { CallSchedule, normaliseSchedule } from './domain/call-schedule';
+import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, referencesOf } from './domain/order';
+import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
+import { OrderRecord, OrdersRepository } from './persistence/orders.repository';
+
+import type { OrderSettings } from './domain/order-settings';
+export type { OrderSettings };
+
+export interface CreateOrder extends OrderInput {
+  serviceTitle: string;
+  title: string;
+  status: NonNullable<OrderInput['status']>;
+  sipEndpointIds: number[];
+}
+
+// Generated codes race only with concurrent creates of similar titles; a few rounds settle it.
+const CODE_ATTEMPTS = 10;
+// Candidates are `base` or `base` cut to fit a suffix of up to 11 characters (`-2147483647`).
+const CODE_PREFIX_LENGTH = 53;
+const SETTINGS_CACHE_MAX = 10_000;
+const FOREIGN_KEY_VIOLATION = '23503';
+
+function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return e?.code === FOREIGN_KEY_VIOLATION || e?.driverError?.code === FOREIGN_KEY_VIOLATION;
+}
+
+/**
+ * Orders (call campaigns): create and update run in one transaction (order row and member
+ * tables); input rules live in domain/order.ts, custom values are checked by CustomFieldsService,
+ * references against their tables. `getOrderSettings` serves other modules from a short cache.
+ */
+@Injectable()
+export class OrdersService {
+  /** How long getOrderSettings may serve a cached order; this instance's own updates are seen at once. */
+  settingsCacheTtlMs = 5000;
+  private readonly settingsCache = new Map<number, { value: OrderSettings; expiresAt: number }>();
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly repo: OrdersRepository,
+    private readonly customFields: CustomFieldsService,
+  ) {}
+
+  async detail(id: number): Promise<OrderRecord> {
+    const order = await this.repo.findById(id);
+    if (!order) throw DomainError.notFound('Order', id);
+    return order;
+  }
+
+  async list(offset: number, limit: number): Promise<Page<OrderRecord>> {
+    const { list, total } = await this.repo.listPage(offset, limit);
+    return toPage(list, offset, total);
+  }
+
+  async create(input: CreateOrder): Promise<{ id: number }> {
+    const changes = await this.validate(input);
+    const id = await this.writing(() => this.ds.transaction((m) => this.insert(m, changes, input.title)));
+    this.settingsCache.delete(id);
+    return { id };
+  }
+
+  /**
+   * The create path inside a caller's transaction, for the demo seed: the same rules as the API.
+   */
+  async createWith(m: EntityManager, input: CreateOrder): Promise<number> {
+    const changes = await this.validate(input, m);
+    return this.insert(m, changes, input.title);
+  }
+
+  /** Partial update: only the fields sent change; member sets sent are replaced as a whole. */
+  async update(id: number, input: OrderInput): Promise<void> {
+    const changes = await this.validate(input);
+    try {
+      await this.writing(() =>
+        this.ds.transaction(async (m) => {
+          if (!(await this.repo.lock(m, id))) throw DomainError.notFound('Order', id);
+          if (Object.keys(changes).length === 0) return;
+          // Checked first so the usual case is a clean 409; a concurrent rename is still caught by the unique index.
+          if (changes.code !== undefined && (await this.repo.isCodeTakenByAnother(m, changes.code, id))) {
+            throw DomainError.conflict('ORDER_CODE_TAKEN', `Order code ${changes.code} is already taken`);
+          }
+          await this.repo.updateOrder(m, id, changes);
+          await this.repo.replaceMembers(m, id, changes);
+        }),
+      );
+    } finally {
+      this.settingsCache.delete(id);
+    }
+  }
+
+  /**
+   * Order settings for lead intake and call planning, or null when the order does not exist.
+   * Cached per instance for `settingsCacheTtlMs` (5 s); misses are not cached.
+   */
+  async getOrderSettings(orderId: number): Promise<OrderSettings | null> {
+    const now = Date.now();
+    const hit = this.settingsCache.get(orderId);
+    if (hit && hit.expiresAt > now) return hit.value;
+    const row = await this.repo.findSettings(orderId);
+    if (!row) {
+      this.settingsCache.delete(orderId);
+      return null;
+    }
+    const value: OrderSettings = { ...row, callSchedule: normaliseSchedule(row.callSchedule) };
+    if (this.settingsCacheTtlMs > 0) {
+      if (this.settingsCache.size >= SETTINGS_CACHE_MAX) this.settingsCache.clear();
+      this.settingsCache.set(orderId, { value, expiresAt: now + this.settingsCacheTtlMs });
+    }
+    return value;
+  }
+
+  /** Every input rule, all errors at once: domain rules, custom values, references. Reads only. */
+  private async validate(input: OrderInput, m?: EntityManager): Promise<OrderChanges> {
+    const normalised = normaliseOrderInput(input);
+    const errors: FieldError[] = normalised.ok ? [] : [...normalised.errors];
+    const changes: OrderChanges = normalised.ok ? normalised.value : {};
+    if (input.customValues !== undefined) {
+      try {
+        changes.customValues = await this.customFields.validateValues(input.customValues, 'orders');
+      } catch (err) {
+        if (!(err instanceof DomainError) || err.kind !== 'validation') throw err;
+        errors.push(...err.fieldErrors);
+      }
+    }
+    // With bad domain input the references are still checked (raw ids), so one answer lists every problem.
+    const requested = referencesOf(normalised.ok ? changes : input);
+    errors.push(...missingReferenceErrors(requested, await this.repo.existingReferences(requested, m)));
+    if (errors.length) throw DomainError.validation(errors);
+    return changes;
+  }
+
+  private async insert(m: EntityManager, changes: OrderChanges, title: string): Promise<number> {
+    const row = { ...changes };
+    if (row.callAttemptGroupId === undefined) {
+      const fallback = await this.repo.defaultCallAttemptGroupId(m);
+      if (fallback !== null) row.callAttemptGroupId = fallback;
+    }
+    let id: number | null;
+    if (row.code !== undefined) {
+      id = await this.repo.insertOrder(m, { ...row, code: row.code });
+      if (id === null) throw DomainError.conflict('ORDER_CODE_TAKEN', `Order code ${row.code} is already taken`);
+    } else {
+      id = await this.insertWithGeneratedCode(m, row, title);
+    }
+    await this.repo.replaceMembers(m, id, row, true);
+    return id;
+  }
+
+  /**
+   * Code from the title: slug, then the first free of slug, slug-2, ... . Two creates may pick
+   * the same candidate; the loser's insert does nothing (ON CONFLICT) and it picks again.
+   */
+  private async insertWithGeneratedCode(m: EntityManager, row: OrderChanges, title: string): Promise<number> {
+    const base = slugifyOrderCode(title);
+    const prefix = base.slice(0, CODE_PREFIX_LENGTH).replace(/-+$/, '');
+    for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
+      const code = uniqueCodeCandidate(base, await this.repo.codesStartingWith(m, prefix));
+      const id = await this.repo.insertOrder(m, { ...row, code });
+      if (id !== null) return id;
+    }
+    throw DomainError.conflict('ORDER_CODE_BUSY', 'Could not allocate an order code; retry or send a code');
+  }
+
+  /** Maps races the validation could not see: a code taken meanwhile (409), a reference deleted meanwhile (400). */
+  private async writing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isUniqueViolation(err, 'call_order_code_key')) throw DomainError.conflict('ORDER_CODE_TAKEN', 'Order code is already taken');
+      if (isForeignKeyViolation(err)) throw DomainError.invalidField('references', 'a referenced record was deleted meanwhile; retry');
+      throw err;
+    }
+  }
+}

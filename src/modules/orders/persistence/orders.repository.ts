@@ -1,0 +1,272 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { CustomValues } from '../../custom-fields/domain/custom-value';
+import type { CallSchedule } from '../domain/call-schedule';
+import type { OrderChanges, OrderReferences, TransferNumber } from '../domain/order';
+import type { OrderSettings } from '../domain/order-settings';
+
+/** An order as stored, with its member sets; holidays as yyyy-mm-dd. */
+export interface OrderRecord {
+  id: number;
+  code: string;
+  serviceTitle: string;
+  title: string;
+  status: string;
+  callSchedule: CallSchedule;
+  callHolidayOverrides: string[];
+  autoDialingEnabled: boolean;
+  predictiveModeEnabled: boolean;
+  aiDefaultLanguage: string | null;
+  amdDetectionEnabled: boolean;
+  callRecordRule: string;
+  sipEndpointUsageScheme: string;
+  showLeadContactsToAgent: boolean;
+  callAttemptGroupId: number | null;
+  qualifiedLeadsPerDayLimit: number | null;
+  callScenarioId: number | null;
+  leadTransformEnabled: boolean;
+  speechRecognitionEnabled: boolean;
+  ignoreLeadTimezone: boolean;
+  defaultUtcOffset: number;
+  customValues: CustomValues;
+  agentLeadCreationIsAllowed: boolean;
+  agentLeadEditMode: string;
+  autoProcessCall: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  agentUserIds: number[];
+  agentGroupIds: number[];
+  sipEndpointIds: number[];
+  transferNumbers: TransferNumber[];
+}
+
+type OrderRow = Omit<OrderRecord, 'agentUserIds' | 'agentGroupIds' | 'sipEndpointIds' | 'transferNumbers'>;
+
+/** What the leads module reads of an order (see OrdersService.getOrderSettings). */
+export type OrderSettingsRow = OrderSettings;
+
+// Holidays are read as text: node-pg would turn a `date` into a Date at local midnight.
+const HOLIDAYS = `ARRAY(SELECT to_char(d, 'YYYY-MM-DD') FROM unnest(o.call_holiday_overrides) AS d ORDER BY d)`;
+
+const ORDER_COLUMNS = `
+  o.id, o.code, o.service_title AS "serviceTitle", o.title, o.status,
+  o.call_schedule AS "callSchedule", ${HOLIDAYS} AS "callHolidayOverrides",
+  o.auto_dialing_enabled AS "autoDialingEnabled", o.predictive_mode_enabled AS "predictiveModeEnabled",
+  o.ai_default_language AS "aiDefaultLanguage", o.amd_detection_enabled AS "amdDetectionEnabled",
+  o.call_record_rule AS "callRecordRule", o.sip_endpoint_usage_scheme AS "sipEndpointUsageScheme",
+  o.show_lead_contacts_to_agent AS "showLeadContactsToAgent", o.call_attempt_group_id AS "callAttemptGroupId",
+  o.qualified_leads_per_day_limit AS "qualifiedLeadsPerDayLimit", o.call_scenario_id AS "callScenarioId",
+  o.lead_transform_enabled AS "leadTransformEnabled", o.speech_recognition_enabled AS "speechRecognitionEnabled",
+  o.ignore_lead_timezone AS "ignoreLeadTimezone", o.default_utc_offset AS "defaultUtcOffset",
+  o.custom_values AS "customValues", o.agent_lead_creation_is_allowed AS "agentLeadCreationIsAllowed",
+  o.agent_lead_edit_mode AS "agentLeadEditMode", o.auto_process_call AS "autoProcessCall",
+  o.created_at AS "createdAt", o.updated_at AS "updatedAt"`;
+
+/** Scalar fields of OrderChanges -> column and SQL cast. Member sets live in their own tables. */
+const COLUMN_OF: Partial<Record<keyof OrderChanges, [string, string]>> = {
+  code: ['code', 'varchar'],
+  serviceTitle: ['service_title', 'varchar'],
+  title: ['title', 'varchar'],
+  status: ['status', 'varchar'],
+  callSchedule: ['call_schedule', 'jsonb'],
+  callHolidayOverrides: ['call_holiday_overrides', 'date[]'],
+  autoDialingEnabled: ['auto_dialing_enabled', 'boolean'],
+  predictiveModeEnabled: ['predictive_mode_enabled', 'boolean'],
+  aiDefaultLanguage: ['ai_default_language', 'varchar'],
+  amdDetectionEnabled: ['amd_detection_enabled', 'boolean'],
+  callRecordRule: ['call_record_rule', 'varchar'],
+  sipEndpointUsageScheme: ['sip_endpoint_usage_scheme', 'varchar'],
+  showLeadContactsToAgent: ['show_lead_contacts_to_agent', 'boolean'],
+  callAttemptGroupId: ['call_attempt_group_id', 'int'],
+  qualifiedLeadsPerDayLimit: ['qualified_leads_per_day_limit', 'int'],
+  callScenarioId: ['call_scenario_id', 'int'],
+  leadTransformEnabled: ['lead_transform_enabled', 'boolean'],
+  speechRecognitionEnabled: ['speech_recognition_enabled', 'boolean'],
+  ignoreLeadTimezone: ['ignore_lead_timezone', 'boolean'],
+  defaultUtcOffset: ['default_utc_offset', 'smallint'],
+  customValues: ['custom_values', 'jsonb'],
+  agentLeadCreationIsAllowed: ['agent_lead_creation_is_allowed', 'boolean'],
+  agentLeadEditMode: ['agent_lead_edit_mode', 'varchar'],
+  autoProcessCall: ['auto_process_call', 'boolean'],
+};
+
+function scalarColumns(changes: OrderChanges): { columns: string[]; casts: string[]; values: unknown[] } {
+  const columns: string[] = [];
+  const casts: string[] = [];
+  const values: unknown[] = [];
+  for (const [key, value] of Object.entries(changes) as [keyof OrderChanges, unknown][]) {
+    const col = COLUMN_OF[key];
+    if (!col || value === undefined) continue;
+    columns.push(col[0]);
+    casts.push(col[1]);
+    values.push(col[1] === 'jsonb' ? JSON.stringify(value) : value);
+  }
+  return { columns, casts, values };
+}
+
+/** `_` and `%` are LIKE wildcards and `_` is allowed in codes. */
+function likePrefix(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Plain SQL over call_order and its member tables. Reads load each member table for a whole set
+ * of orders in one query (`order_id = ANY($1)`), so a page costs a fixed number of queries.
+ */
+@Injectable()
+export class OrdersRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async findById(id: number): Promise<OrderRecord | null> {
+    const rows: OrderRow[] = await this.ds.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1`, [id]);
+    return rows.length ? (await this.withMembers(rows))[0] : null;
+  }
+
+  async listPage(offset: number, limit: number): Promise<{ list: OrderRecord[]; total: number }> {
+    const [rows, count]: [OrderRow[], { n: number }[]] = await Promise.all([
+      this.ds.query(`SELECT ${ORDER_COLUMNS} FROM call_order o ORDER BY o.id LIMIT $1 OFFSET $2`, [limit, offset]),
+      this.ds.query(`SELECT count(*)::int AS n FROM call_order`),
+    ]);
+    return { list: await this.withMembers(rows), total: count[0].n };
+  }
+
+  async findSettings(id: number): Promise<OrderSettingsRow | null> {
+    const rows: OrderSettingsRow[] = await this.ds.query(
+      `SELECT o.id, o.code, o.call_schedule AS "callSchedule", ${HOLIDAYS} AS holidays,
+              o.ignore_lead_timezone AS "ignoreLeadTimezone", o.default_utc_offset AS "defaultUtcOffset",
+              o.qualified_leads_per_day_limit AS "qualifiedLeadsPerDayLimit", o.call_attempt_group_id AS "callAttemptGroupId"
+         FROM call_order o WHERE o.id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Which of the referenced ids exist, for every reference table, in one query. */
+  async existingReferences(refs: OrderReferences, m: EntityManager = this.ds.manager): Promise<OrderReferences> {
+    const rows: { field: keyof OrderReferences; id: number }[] = await m.query(
+      `SELECT 'agentUserIds' AS field, id FROM app_user WHERE id = ANY($1::int[])
+       UNION ALL SELECT 'agentGroupIds', id FROM agent_group WHERE id = ANY($2::int[])
+       UNION ALL SELECT 'sipEndpointIds', id FROM sip_endpoint WHERE id = ANY($3::int[])
+       UNION ALL SELECT 'callAttemptGroupId', id FROM call_attempt_group WHERE id = ANY($4::int[])
+       UNION ALL SELECT 'callScenarioId', id FROM call_scenario WHERE id = ANY($5::int[])`,
+      [refs.agentUserIds, refs.agentGroupIds, refs.sipEndpointIds, refs.callAttemptGroupId, refs.callScenarioId],
+    );
+    const out: OrderReferences = { agentUserIds: [], agentGroupIds: [], sipEndpointIds: [], callAttemptGroupId: [], callScenarioId: [] };
+    for (const r of rows) out[r.field].push(r.id);
+    return out;
+  }
+
+  async defaultCallAttemptGroupId(m: EntityManager): Promise<number | null> {
+    const rows: { id: number }[] = await m.query(`SELECT id FROM call_attempt_group WHERE is_default ORDER BY id LIMIT 1`);
+    return rows[0]?.id ?? null;
+  }
+
+  /** Codes that could collide with candidates derived from `prefix` (see uniqueCodeCandidate). */
+  async codesStartingWith(m: EntityManager, prefix: string): Promise<Set<string>> {
+    const rows: { code: string }[] = await m.query(`SELECT code FROM call_order WHERE code LIKE $1`, [likePrefix(prefix)]);
+    return new Set(rows.map((r) => r.code));
+  }
+
+  /** Inserts the order row unless the code is taken (then null): a taken code never aborts the transaction. */
+  async insertOrder(m: EntityManager, changes: OrderChanges & { code: string }): Promise<number | null> {
+    const { columns, casts, values } = scalarColumns(changes);
+    const rows: { id: number }[] = await m.query(
+      `INSERT INTO call_order (${columns.join(', ')}) VALUES (${casts.map((c, i) => `$${i + 1}::${c}`).join(', ')})
+       ON CONFLICT (code) DO NOTHING RETURNING id`,
+      values,
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async isCodeTakenByAnother(m: EntityManager, code: string, id: number): Promise<boolean> {
+    const rows: unknown[] = await m.query(`SELECT 1 FROM call_order WHERE code = $1 AND id <> $2`, [code, id]);
+    return rows.length > 0;
+  }
+
+  /** Locks the order row for the rest of the transaction; false when it does not exist. */
+  async lock(m: EntityManager, id: number): Promise<boolean> {
+    const rows: unknown[] = await m.query(`SELECT id FROM call_order WHERE id = $1 FOR UPDATE`, [id]);
+    return rows.length > 0;
+  }
+
+  /** Sets the scalar fields present in `changes` (and updated_at). */
+  async updateOrder(m: EntityManager, id: number, changes: OrderChanges): Promise<void> {
+    const { columns, casts, values } = scalarColumns(changes);
+    const sets = columns.map((c, i) => `${c} = $${i + 2}::${casts[i]}`);
+    await m.query(`UPDATE call_order SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1`, [id, ...values]);
+  }
+
+  /** Replaces the member sets present in `changes`; absent ones are left as they are. */
+  async replaceMembers(m: EntityManager, orderId: number, changes: OrderChanges, fresh = false): Promise<void> {
+    if (changes.agentUserIds) {
+      if (!fresh) await m.query(`DELETE FROM order_agent WHERE order_id = $1`, [orderId]);
+      await m.query(`INSERT INTO order_agent (order_id, user_id) SELECT $1, u FROM unnest($2::int[]) AS u`, [orderId, changes.agentUserIds]);
+    }
+    if (changes.agentGroupIds) {
+      if (!fresh) await m.query(`DELETE FROM order_agent_group WHERE order_id = $1`, [orderId]);
+      await m.query(`INSERT INTO order_agent_group (order_id, group_id) SELECT $1, g FROM unnest($2::int[]) AS g`, [orderId, changes.agentGroupIds]);
+    }
+    if (changes.sipEndpointIds) {
+      if (!fresh) await m.query(`DELETE FROM order_sip_endpoint WHERE order_id = $1`, [orderId]);
+      await m.query(
+        `INSERT INTO order_sip_endpoint (order_id, sip_endpoint_id, position)
+         SELECT $1, s.id, s.n - 1 FROM unnest($2::int[]) WITH ORDINALITY AS s(id, n)`,
+        [orderId, changes.sipEndpointIds],
+      );
+    }
+    if (changes.transferNumbers) {
+      if (!fresh) await m.query(`DELETE FROM order_transfer_number WHERE order_id = $1`, [orderId]);
+      if (changes.transferNumbers.length > 0) {
+        await m.query(
+          `INSERT INTO order_transfer_number (order_id, position, number, names)
+           SELECT $1, t.n - 1, t.item->>'number', t.item->'names'
+             FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(item, n)`,
+          [orderId, JSON.stringify(changes.transferNumbers)],
+        );
+      }
+    }
+  }
+
+  /** Member sets of all `rows` in one query per table. */
+  private async withMembers(rows: OrderRow[]): Promise<OrderRecord[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [agents, groups, sips, transfers]: [
+      { orderId: number; id: number }[],
+      { orderId: number; id: number }[],
+      { orderId: number; id: number }[],
+      { orderId: number; number: string; names: TransferNumber['names'] }[],
+    ] = await Promise.all([
+      this.ds.query(`SELECT order_id AS "orderId", user_id AS id FROM order_agent WHERE order_id = ANY($1::int[]) ORDER BY order_id, user_id`, [ids]),
+      this.ds.query(`SELECT order_id AS "orderId", group_id AS id FROM order_agent_group WHERE order_id = ANY($1::int[]) ORDER BY order_id, group_id`, [ids]),
+      this.ds.query(
+        `SELECT order_id AS "orderId", sip_endpoint_id AS id FROM order_sip_endpoint WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
+        [ids],
+      ),
+      this.ds.query(
+        `SELECT order_id AS "orderId", number, names FROM order_transfer_number WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
+        [ids],
+      ),
+    ]);
+    const group = <T extends { orderId: number }, V>(items: T[], pick: (item: T) => V) => {
+      const map = new Map<number, V[]>();
+      for (const item of items) {
+        const list = map.get(item.orderId) ?? [];
+        list.push(pick(item));
+        map.set(item.orderId, list);
+      }
+      return map;
+    };
+    const agentsBy = group(agents, (a) => a.id);
+    const groupsBy = group(groups, (g) => g.id);
+    const sipsBy = group(sips, (s) => s.id);
+    const transfersBy = group(transfers, (t) => ({ number: t.number, names: t.names }));
+    return rows.map((r) => ({
+      ...r,
+      agentUserIds: agentsBy.get(r.id) ?? [],
+      agentGroupIds: groupsBy.get(r.id) ?? [],
+      sipEndpointIds: sipsBy.get(r.id) ?? [],
+      transferNumbers: transfersBy.get(r.id) ?? [],
+    }));
+  }
+}

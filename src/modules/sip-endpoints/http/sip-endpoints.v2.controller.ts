@@ -1,0 +1,43 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdPipe } from '../../../common/id.pipe';
+import { RequireScope } from '../../auth/http/auth.decorators';
+import { SipEndpointsService } from '../sip-endpoints.service';
+import { CreateSipEndpointDto, SipEndpointListQuery, UpdateSipEndpointDto } from './dto/sip-endpoint.dto';
+import { SipEndpointView, presentSipEndpoint } from './sip-endpoint.presenter';
+
+/** Management of virtual numbers (scope admin). */
+@ApiTags('management: sip endpoints')
+@RequireScope('admin')
+@Controller('v2/sip-endpoint')
+export class SipEndpointsController {
+  constructor(private readonly endpoints: SipEndpointsService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a virtual number (data: {id}); 409 when the number exists' })
+  async create(@Body() dto: CreateSipEndpointDto): Promise<{ id: number }> {
+    return { id: await this.endpoints.createEndpoint(dto) };
+  }
+
+  @Post('update/:id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change the given fields of a virtual number (data: [])' })
+  async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateSipEndpointDto): Promise<void> {
+    await this.endpoints.updateEndpoint(id, dto);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List virtual numbers by id ascending (data: {list, next, total})' })
+  async list(@Query() q: SipEndpointListQuery) {
+    const page = await this.endpoints.listEndpoints({ isActive: q.isActive }, q.offset, q.limit);
+    return { ...page, list: page.list.map(presentSipEndpoint) };
+  }
+
+  @Get('detail/:id')
+  @ApiOperation({ summary: 'Read one virtual number' })
+  @ApiOkResponse({ type: SipEndpointView })
+  async detail(@Param('id', IdPipe) id: number): Promise<SipEndpointView> {
+    return presentSipEndpoint(await this.endpoints.getEndpoint(id));
+  }
+}

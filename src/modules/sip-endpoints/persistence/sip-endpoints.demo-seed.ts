@@ -1,0 +1,19 @@
+import { EntityManager } from 'typeorm';
+import { DemoSeedStep } from '../../../database/seed/demo-seeder';
+
+/** Moscow, Saint Petersburg, London: ids 1..3 on a fresh database. Orders refer to them by number. */
+const DEMO_SIP_ENDPOINTS = [
+  { number: '+74951234567', title: 'Москва, основная линия' },
+  { number: '+78123456789', title: 'Санкт-Петербург' },
+  { number: '+442071234567', title: 'London, English line' },
+];
+
+export const sipEndpointsDemoSeed: DemoSeedStep = {
+  name: 'reference-data:sip-endpoints',
+  order: 10,
+  async run(m: EntityManager) {
+    for (const e of DEMO_SIP_ENDPOINTS) {
+      await m.query(`INSERT INTO sip_endpoint (number, title) VALUES ($1, $2) ON CONFLICT (number) DO NOTHING`, [e.number, e.title]);
+    }
+  },
+};

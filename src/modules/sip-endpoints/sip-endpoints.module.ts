@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { DemoSeeder } from '../../database/seed/demo-seeder';
+import { SipEndpointsController } from './http/sip-endpoints.v2.controller';
+import { sipEndpointsDemoSeed } from './persistence/sip-endpoints.demo-seed';
+import { SipEndpointsRepository } from './persistence/sip-endpoints.repository';
+import { SipEndpointsService } from './sip-endpoints.service';
+
+@Module({
+  controllers: [SipEndpointsController],
+  providers: [SipEndpointsRepository, SipEndpointsService],
+  exports: [SipEndpointsService],
+})
+export class SipEndpointsModule {
+  constructor(seeder: DemoSeeder) {
+    seeder.add(sipEndpointsDemoSeed);
+  }
+}

@@ -1,0 +1,172 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { Nullable, Optional } from '../../../../common/presence';
+import { BoolQuery, PageQuery } from '../../../../common/query';
+import {
+  ACCESS_GROUPS,
+  ACCESS_GROUP_VALUES,
+  AUTO_ANSWER_MAX,
+  AUTO_ANSWER_MIN,
+  AccessGroup,
+  AccessGroupValue,
+  LANGUAGE_CODES,
+  LanguageCode,
+  NOTIFICATION_PRIORITIES,
+  NotificationPriority,
+  PHONE_MODES,
+  PhoneMode,
+  parseUserDateTime,
+} from '../../domain/user';
+
+const IsUserDateTime = () =>
+  ValidateBy({
+    name: 'isUserDateTime',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseUserDateTime(value) !== null,
+      defaultMessage: (args) => `${args?.property} must be an ISO 8601 date-time or yyyy-mm-dd hh:mm:ss`,
+    },
+  });
+
+/** Every writable field of a user but the e-mail; create and update differ only in whether e-mail is required. */
+class UserFieldsDto {
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'Анна' })
+  @Nullable()
+  @IsString()
+  @MaxLength(100)
+  name?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'Смирнова' })
+  @Nullable()
+  @IsString()
+  @MaxLength(100)
+  lastName?: string | null;
+
+  @ApiPropertyOptional({ default: true })
+  @Optional()
+  @IsBoolean()
+  isActive?: boolean;
+
+  @ApiPropertyOptional({ enum: ACCESS_GROUP_VALUES, default: '', description: "'' = no access group" })
+  @Optional()
+  @IsIn(ACCESS_GROUP_VALUES)
+  accessGroup?: AccessGroupValue;
+
+  @ApiPropertyOptional({ default: false })
+  @Optional()
+  @IsBoolean()
+  webRtcIsEnabled?: boolean;
+
+  @ApiPropertyOptional({ enum: LANGUAGE_CODES, default: 'ru' })
+  @Optional()
+  @IsIn(LANGUAGE_CODES)
+  interfaceLanguageCode?: LanguageCode;
+
+  @ApiPropertyOptional({ enum: LANGUAGE_CODES, isArray: true, default: [], description: 'duplicates are collapsed' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(LANGUAGE_CODES.length * 4)
+  @IsIn(LANGUAGE_CODES, { each: true })
+  languageSkillsCode?: LanguageCode[];
+
+  @ApiPropertyOptional({ minimum: AUTO_ANSWER_MIN, maximum: AUTO_ANSWER_MAX, default: 0, description: '-1 instant, 0 disabled, 1..10 seconds' })
+  @Optional()
+  @IsInt()
+  @Min(AUTO_ANSWER_MIN)
+  @Max(AUTO_ANSWER_MAX)
+  autoAnswer?: number;
+
+  @ApiPropertyOptional({ enum: PHONE_MODES, default: 'default' })
+  @Optional()
+  @IsIn(PHONE_MODES)
+  phoneMode?: PhoneMode;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: 'http(s) URL; null = placeholder image' })
+  @Nullable()
+  @IsString()
+  @MaxLength(500)
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  avatar?: string | null;
+
+  @ApiPropertyOptional({ default: false })
+  @Optional()
+  @IsBoolean()
+  telegramNotificationsEnabled?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64 })
+  @Nullable()
+  @IsString()
+  @Length(1, 64)
+  telegramChatId?: string | null;
+
+  @ApiPropertyOptional({ enum: NOTIFICATION_PRIORITIES, nullable: true, description: 'null = all notifications, urgent = only urgent ones' })
+  @Nullable()
+  @IsIn(NOTIFICATION_PRIORITIES)
+  telegramNotificationsPriority?: NotificationPriority | null;
+
+  @ApiPropertyOptional({ default: false })
+  @Optional()
+  @IsBoolean()
+  emailNotificationsEnabled?: boolean;
+
+  @ApiPropertyOptional({ enum: NOTIFICATION_PRIORITIES, nullable: true, description: 'null = all notifications, urgent = only urgent ones' })
+  @Nullable()
+  @IsIn(NOTIFICATION_PRIORITIES)
+  emailNotificationsPriority?: NotificationPriority | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-04 05:06:07', description: 'ISO 8601 or yyyy-mm-dd hh:mm:ss (UTC)' })
+  @Nullable()
+  @IsUserDateTime()
+  lastLoginAt?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '2026-03-04 05:06:07', description: 'ISO 8601 or yyyy-mm-dd hh:mm:ss (UTC)' })
+  @Nullable()
+  @IsUserDateTime()
+  lastActivityAt?: string | null;
+}
+
+export class CreateUserDto extends UserFieldsDto {
+  @ApiProperty({ maxLength: 254, example: 'anna.smirnova@example.com', description: 'unique, case-insensitively' })
+  @IsString()
+  @MaxLength(254)
+  @IsEmail()
+  email: string;
+}
+
+export class UpdateUserDto extends UserFieldsDto {
+  @ApiPropertyOptional({ maxLength: 254, example: 'anna.smirnova@example.com', description: 'unique, case-insensitively' })
+  @Optional()
+  @IsString()
+  @MaxLength(254)
+  @IsEmail()
+  email?: string;
+}
+
+export class UserListQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: ACCESS_GROUPS, description: 'only users of this access group (an empty value means no filter)' })
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsOptional()
+  @IsIn(ACCESS_GROUPS)
+  accessGroup?: AccessGroup;
+
+  @ApiPropertyOptional({ type: Boolean, description: 'true/false or 1/0' })
+  @BoolQuery()
+  @IsOptional()
+  @IsBoolean()
+  isActive?: boolean;
+}

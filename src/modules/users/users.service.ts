@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../common/domain-error';
+import { Page, toPage } from '../../common/envelope';
+import { isUniqueViolation } from '../../common/pg-errors';
+import { User, UserInput, toUserFields } from './domain/user';
+import { USER_EMAIL_INDEX, UserFilter, UsersRepository } from './persistence/users.repository';
+
+const emailTaken = (email: string) => DomainError.conflict('USER_EMAIL_TAKEN', `A user with e-mail ${email} already exists`);
+
+@Injectable()
+export class UsersService {
+  constructor(private readonly users: UsersRepository) {}
+
+  async getUser(id: number): Promise<User> {
+    const user = await this.users.findById(id);
+    if (!user) throw DomainError.notFound('User', id, 'USER_NOT_FOUND');
+    return user;
+  }
+
+  async listUsers(filter: UserFilter, offset: number, limit: number): Promise<Page<User>> {
+    const { rows, total } = await this.users.listPage(filter, offset, limit);
+    return toPage(rows, offset, total);
+  }
+
+  /** Creates a user; the e-mail must be free (case-insensitively), else 409. */
+  async createUser(input: UserInput & { email: string }): Promise<number> {
+    const id = await this.users.insert({ ...toUserFields(input), email: input.email });
+    if (id === null) throw emailTaken(input.email);
+    return id;
+  }
+
+  async updateUser(id: number, input: UserInput): Promise<void> {
+    if (input.email !== undefined && (await this.users.emailTaken(input.email, id))) throw emailTaken(input.email);
+    let found: boolean;
+    try {
+      found = await this.users.update(id, toUserFields(input));
+    } catch (err) {
+      // A concurrent update took the address between the check and the write.
+      if (isUniqueViolation(err, USER_EMAIL_INDEX)) throw emailTaken(String(input.email));
+      throw err;
+    }
+    if (!found) throw DomainError.notFound('User', id, 'USER_NOT_FOUND');
+  }
+}
