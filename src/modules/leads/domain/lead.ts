@@ -1,0 +1,132 @@
+/** The lead as the domain sees it: one shape, presented as v2 or v1 by the HTTP layer. */
+
+export const LEAD_TYPES = ['straight', 'selection'] as const;
+export type LeadType = (typeof LEAD_TYPES)[number];
+
+export const LEAD_SOURCES = [
+  'organic',
+  'non-organic',
+  'search-a.ads',
+  'social-a.ads',
+  'social-b.ads',
+  'video-a.ads',
+  'search-b.direct',
+  'social-c.ads',
+  'messenger-a.ads',
+] as const;
+export type LeadSource = (typeof LEAD_SOURCES)[number];
+
+export const AD_CAMPAIGN_ID_MAX = 64;
+/** How leads made through this API are marked (`createMethod`). */
+export const API_CREATE_METHOD = 'API';
+
+export interface Lead {
+  id: number;
+  orderId: number;
+  orderCode: string;
+  name: string | null;
+  phone: string;
+  sourceComment: string | null;
+  ip: string | null;
+  externalIdCrmA: string | null;
+  externalIdCrmB: string | null;
+  externalIdCrmC: string | null;
+  externalIdCrmD: string | null;
+  statusId: number;
+  leadType: LeadType;
+  createMethod: string;
+  source: string;
+  isSecondary: boolean;
+  previousLeadId: number | null;
+  nextLeadId: number | null;
+  planningCallAt: Date | null;
+  priority: number;
+  utcOffset: number;
+  socialAId: string | null;
+  socialBLogin: string | null;
+  messengerUserName: string | null;
+  messengerPhone: string | null;
+  adCampaignId: string | null;
+  customValues: Record<string, unknown>;
+  selectionType: string | null;
+  city: string | null;
+  additionalParams: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Fields a client may set on create (v2 names; v1 maps onto them). */
+export interface CreateLeadInput {
+  leadType: LeadType;
+  phone: string;
+  orderId: number;
+  orderCode: string;
+  name?: string;
+  sourceComment?: string;
+  ip?: string;
+  externalIdCrmA?: string;
+  externalIdCrmB?: string;
+  externalIdCrmC?: string;
+  externalIdCrmD?: string;
+  priority?: number;
+  utcOffset?: number;
+  statusId?: number;
+  source?: LeadSource;
+  adCampaignId?: string | null;
+  customValues?: unknown;
+  messengerUserName?: string;
+  messengerPhone?: string;
+  messengerId?: number;
+  socialAId?: string | number;
+  socialBLogin?: string;
+}
+
+/** Fields a client may change; absent = unchanged. */
+export interface UpdateLeadInput {
+  name?: string;
+  phone?: string;
+  sourceComment?: string;
+  ip?: string;
+  externalIdCrmA?: string;
+  externalIdCrmB?: string;
+  externalIdCrmC?: string;
+  externalIdCrmD?: string;
+  statusId?: number;
+  priority?: number;
+  utcOffset?: number;
+  source?: LeadSource;
+  adCampaignId?: string | null;
+  customValues?: unknown;
+  messengerUserName?: string;
+  messengerPhone?: string;
+  socialAId?: string | number;
+  socialBLogin?: string;
+  /** v1 `call_timestamp`: sets the next call time directly. */
+  planningCallAt?: Date;
+}
+
+const BIGINT_MAX = 9_223_372_036_854_775_807n;
+
+/**
+ * `socialAId`: a positive integer id, sent as a number or a numeric string; stored canonical
+ * (no leading zeros). Null when invalid.
+ */
+export function normaliseSocialAId(value: unknown): string | null {
+  let digits: string;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value <= 0) return null;
+    digits = String(value);
+  } else if (typeof value === 'string' && /^\s*[0-9]{1,19}\s*$/.test(value)) {
+    digits = value.trim();
+  } else {
+    return null;
+  }
+  const n = BigInt(digits);
+  return n > 0n && n <= BIGINT_MAX ? n.toString() : null;
+}
+
+/** `sourceComment` / `quiz_log`: plain text or a JSON document; a JSON value sent unencoded is stored as its text. */
+export function sourceCommentText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,119 @@
+import type { FieldError } from '../../../common/domain-error';
+import type { CallSchedule } from '../../orders/domain/call-schedule';
+import { nextCallableAt } from './call-planning';
+import { AD_CAMPAIGN_ID_MAX, API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType, normaliseSocialAId } from './lead';
+import { LeadStatus, statusForCreate } from './lead-status';
+import { normalisePhone } from './phone';
+import { deriveUtcOffset } from './utc-offset';
+
+import type { OrderSettings } from '../../orders/domain/order-settings';
+export type { OrderSettings };
+
+/** A validated lead ready to insert (links are decided in the transaction). */
+export interface NewLead {
+  orderId: number;
+  phone: string;
+  leadType: LeadType;
+  statusId: number;
+  name: string | null;
+  sourceComment: string | null;
+  ip: string | null;
+  externalIdCrmA: string | null;
+  externalIdCrmB: string | null;
+  externalIdCrmC: string | null;
+  externalIdCrmD: string | null;
+  createMethod: string;
+  source: LeadSource;
+  planningCallAt: Date | null;
+  priority: number;
+  utcOffset: number;
+  socialAId: string | null;
+  socialBLogin: string | null;
+  messengerUserName: string | null;
+  messengerPhone: string | null;
+  messengerId: number | null;
+  adCampaignId: string | null;
+  customValues: Record<string, unknown>;
+}
+
+/** The offset a lead's calls are planned in: its own, or the order's when the order ignores lead time zones. */
+export function planningOffset(order: OrderSettings, leadUtcOffset: number): number {
+  return order.ignoreLeadTimezone ? order.defaultUtcOffset : leadUtcOffset;
+}
+
+/** Earliest callable moment not before `notBefore` (and not before now). */
+export function planCall(order: OrderSettings, leadUtcOffset: number, now: Date, notBefore?: Date | null): Date | null {
+  const from = notBefore && notBefore > now ? notBefore : now;
+  return nextCallableAt({ now: from, schedule: order.callSchedule, holidays: order.holidays, utcOffsetHours: planningOffset(order, leadUtcOffset) });
+}
+
+/** A messenger phone is normalised when it is a valid number, else kept as sent ("E.164 recommended"). */
+export function normaliseMessengerPhone(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const parsed = normalisePhone(value);
+  return parsed.ok ? parsed.e164 : value.trim();
+}
+
+/**
+ * Applies the create rules that need no database beyond the order and the status catalogue:
+ * phone, order id/code agreement, status category, ad campaign id length, utcOffset, planning.
+ * Returns every field error at once.
+ */
+export function buildNewLead(
+  input: CreateLeadInput,
+  ctx: { order: OrderSettings | null; statuses: readonly LeadStatus[]; customValues: Record<string, unknown>; now: Date },
+): { ok: true; lead: NewLead } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const phone = normalisePhone(input.phone);
+  if (!phone.ok) errors.push({ field: 'phone', message: phone.message });
+
+  const { order } = ctx;
+  if (!order) errors.push({ field: 'orderId', message: `order ${input.orderId} does not exist` });
+  else if (order.code !== input.orderCode) {
+    errors.push({ field: 'orderCode', message: `does not name the same order as orderId ${input.orderId}` });
+  }
+
+  const status = statusForCreate(ctx.statuses, input.statusId);
+  if (!status.ok) errors.push({ field: 'statusId', message: status.message });
+
+  if (input.adCampaignId && input.adCampaignId.length > AD_CAMPAIGN_ID_MAX) {
+    errors.push({ field: 'adCampaignId', message: `must be at most ${AD_CAMPAIGN_ID_MAX} characters` });
+  }
+  let socialAId: string | null = null;
+  if (input.socialAId !== undefined) {
+    socialAId = normaliseSocialAId(input.socialAId);
+    if (socialAId === null) errors.push({ field: 'socialAId', message: 'must be a positive integer (number or numeric string)' });
+  }
+
+  if (errors.length > 0 || !phone.ok || !order || !status.ok) return { ok: false, errors };
+
+  const utcOffset = deriveUtcOffset({ explicit: input.utcOffset, phoneCountry: phone.country, orderDefault: order.defaultUtcOffset, now: ctx.now });
+  return {
+    ok: true,
+    lead: {
+      orderId: order.id,
+      phone: phone.e164,
+      leadType: input.leadType,
+      statusId: status.status.id,
+      name: input.name ?? null,
+      sourceComment: input.sourceComment ?? null,
+      ip: input.ip ?? null,
+      externalIdCrmA: input.externalIdCrmA ?? null,
+      externalIdCrmB: input.externalIdCrmB ?? null,
+      externalIdCrmC: input.externalIdCrmC ?? null,
+      externalIdCrmD: input.externalIdCrmD ?? null,
+      createMethod: API_CREATE_METHOD,
+      source: input.source ?? 'organic',
+      planningCallAt: planCall(order, utcOffset, ctx.now),
+      priority: input.priority ?? 0,
+      utcOffset,
+      socialAId,
+      socialBLogin: input.socialBLogin ?? null,
+      messengerUserName: input.messengerUserName ?? null,
+      messengerPhone: normaliseMessengerPhone(input.messengerPhone),
+      messengerId: input.messengerId ?? null,
+      adCampaignId: input.adCampaignId ?? null,
+      customValues: ctx.customValues,
+    },
+  };
+}

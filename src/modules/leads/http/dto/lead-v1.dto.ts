@@ -1,0 +1,90 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { INT32_MAX } from '../../../../common/id.pipe';
+import { Optional } from '../../../../common/presence';
+import { LEAD_TYPES, LeadType } from '../../domain/lead';
+import { MAX_UTC_OFFSET, MIN_UTC_OFFSET } from '../../domain/utc-offset';
+import { IsPositiveIdLike, IsPositiveSafeInt, IsTextOrJson } from './lead-validators';
+
+const TEXT = 255;
+const INT32_MIN = -2_147_483_648;
+/** 9999-12-31T23:59:59Z */
+const MAX_UNIX_SECONDS = 253_402_300_799;
+
+class LeadFieldsV1 {
+  @ApiPropertyOptional({ description: 'Client name' })
+  @Optional() @IsString() @MaxLength(TEXT)
+  client_name?: string;
+
+  @ApiPropertyOptional({ description: 'Questionnaire log: plain text or a JSON string' })
+  @Optional() @IsTextOrJson(65_535)
+  quiz_log?: string | object;
+
+  @ApiPropertyOptional({ description: 'Ad campaign id (v2 adCampaignId)', maxLength: 64 })
+  @Optional() @IsString() @MaxLength(64, { message: 'campaign_id must be at most 64 characters' })
+  campaign_id?: string;
+
+  @ApiPropertyOptional({ description: 'Id in an external system (v2 externalIdCrmA)' })
+  @Optional() @IsString() @MaxLength(TEXT)
+  external_id?: string;
+
+  @ApiPropertyOptional({ description: 'Priority in the call queue' })
+  @Optional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  priority?: number;
+
+  @ApiPropertyOptional({ description: 'Client UTC offset in hours', minimum: MIN_UTC_OFFSET, maximum: MAX_UTC_OFFSET })
+  @Optional() @IsInt() @Min(MIN_UTC_OFFSET) @Max(MAX_UTC_OFFSET)
+  utc_offset?: number;
+
+  @ApiPropertyOptional({ description: 'Social network A user id, > 0 (number or numeric string)' })
+  @Optional() @IsPositiveIdLike()
+  socialAId?: string | number;
+
+  @ApiPropertyOptional({ description: 'Social network B login' })
+  @Optional() @IsString() @MaxLength(TEXT)
+  socialBLogin?: string;
+}
+
+export class CreateLeadV1Dto extends LeadFieldsV1 {
+  @ApiProperty({ enum: LEAD_TYPES })
+  @IsIn(LEAD_TYPES)
+  lead_type: LeadType;
+
+  @ApiProperty({ description: 'Client phone, E.164 with or without +', example: '79161234567' })
+  @IsString() @Length(1, 32)
+  client_phone: string;
+
+  @ApiProperty({ minimum: 1 })
+  @IsInt() @Min(1) @Max(INT32_MAX)
+  order_id: number;
+
+  @ApiProperty({ description: 'Code of the same order as order_id' })
+  @IsString() @Length(1, 64)
+  order_code: string;
+
+  @ApiPropertyOptional({ description: 'Messenger user id, > 0' })
+  @Optional() @IsPositiveSafeInt()
+  messengerId?: number;
+}
+
+export class UpdateLeadV1Dto extends LeadFieldsV1 {
+  @ApiPropertyOptional({ description: 'Client phone, E.164 with or without +' })
+  @Optional() @IsString() @Length(1, 32)
+  client_phone?: string;
+
+  @ApiPropertyOptional({ description: 'Lead status code (v2 statusId)' })
+  @Optional() @IsInt() @Min(1) @Max(INT32_MAX)
+  status?: number;
+
+  @ApiPropertyOptional({ description: 'Next call time, Unix seconds; sets it as given (no schedule clipping)' })
+  @Optional() @IsInt() @Min(0) @Max(MAX_UNIX_SECONDS)
+  call_timestamp?: number;
+
+  @ApiPropertyOptional({ description: 'Messenger username' })
+  @Optional() @IsString() @MaxLength(TEXT)
+  messengerUserName?: string;
+
+  @ApiPropertyOptional({ description: 'Messenger phone' })
+  @Optional() @IsString() @MaxLength(32)
+  messengerPhone?: string;
+}

@@ -1,0 +1,46 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DomainError } from '../../../common/domain-error';
+import { IdPipe } from '../../../common/id.pipe';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from '../domain/lead-v1';
+import { LeadsService } from '../leads.service';
+import { CreateLeadV1Dto, UpdateLeadV1Dto } from './dto/lead-v1.dto';
+
+/** Validation errors of the shared service name v2 fields; v1 callers get their own field names. */
+async function inV1Terms<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'validation') throw DomainError.validation(toV1FieldErrors(err.fieldErrors), err.code);
+    throw err;
+  }
+}
+
+/** The older lead interface: the same service and rules as v2, snake_case in and UF_ fields out. */
+@ApiTags('leads (v1)')
+@Controller('v1/lead')
+export class LeadsV1Controller {
+  constructor(private readonly leads: LeadsService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Create a lead (v1 fields); data.id is the new lead' })
+  create(@Body() dto: CreateLeadV1Dto) {
+    return inV1Terms(this.leads.createLead(fromV1Create(dto)));
+  }
+
+  @Post('update/:lead_id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change the fields sent (v1 names); call_timestamp sets the next call time; data is []' })
+  async update(@Param('lead_id', IdPipe) leadId: number, @Body() dto: UpdateLeadV1Dto) {
+    await inV1Terms(this.leads.updateLead(leadId, fromV1Update(dto)));
+  }
+
+  @Get('detail/:lead_id')
+  @ApiOperation({ summary: 'One lead in the v1 UF_ shape (UF_CALL_DATE_TIME in Unix seconds)' })
+  async detail(@Param('lead_id', IdPipe) leadId: number) {
+    return toV1Detail(await this.leads.getLead(leadId));
+  }
+}

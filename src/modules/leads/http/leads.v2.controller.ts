@@ -1,0 +1,87 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { DomainError } from '../../../common/domain-error';
+import { IdPipe } from '../../../common/id.pipe';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import type { AuthedRequest } from '../../auth/http/api-key.guard';
+import { CreateLeadInput, sourceCommentText, UpdateLeadInput } from '../domain/lead';
+import { LeadsService } from '../leads.service';
+import { CreateLeadV2Dto, UpdateLeadV2Dto } from './dto/lead.dto';
+import { LeadListQueryDto } from './dto/lead-query.dto';
+import { presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const toCreateInput = (dto: CreateLeadV2Dto): CreateLeadInput => ({ ...dto, sourceComment: sourceCommentText(dto.sourceComment) });
+const toUpdateInput = (dto: UpdateLeadV2Dto): UpdateLeadInput => ({ ...dto, sourceComment: sourceCommentText(dto.sourceComment) });
+
+@ApiTags('leads (v2)')
+@Controller('v2/lead')
+export class LeadsV2Controller {
+  constructor(private readonly leads: LeadsService) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Create a lead synchronously; data.id is the new lead',
+    description:
+      'The phone is normalised to E.164; orderId and orderCode must name the same order; only in-progress statuses. ' +
+      'A lead whose phone matches a lead of the same order created within LEAD_DUPLICATE_WINDOW_DAYS is secondary and linked to it.',
+  })
+  create(@Body() dto: CreateLeadV2Dto) {
+    return this.leads.createLead(toCreateInput(dto));
+  }
+
+  @Post('create-async')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Queue a lead for creation; data is [] and the X-Job-Id header names the job',
+    description:
+      'The body shape is checked at once (400); the job is durably queued before the response. A worker then applies the ' +
+      'synchronous rules: GET /v2/lead/create-async/{jobId}/ reports queued, done (leadId) or failed (errors).',
+  })
+  @ApiResponse({ status: 200, headers: { 'X-Job-Id': { description: 'Job id (uuid) for GET /v2/lead/create-async/{jobId}/', schema: { type: 'string' } } } })
+  async createAsync(@Body() dto: CreateLeadV2Dto, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
+    const { jobId } = await this.leads.createLeadAsync(toCreateInput(dto), req.apiKey?.id ?? null);
+    res.setHeader('X-Job-Id', jobId);
+  }
+
+  @Get('create-async/:jobId')
+  @ApiOperation({ summary: 'State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)' })
+  async asyncJob(@Param('jobId') jobId: string) {
+    if (!UUID.test(jobId)) throw DomainError.invalidField('jobId', 'must be a UUID');
+    return presentAsyncJob(await this.leads.getAsyncJob(jobId.toLowerCase()));
+  }
+
+  @Post('update/:leadId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change the fields sent (customValues, when sent, replaces the whole map, as for orders); data is []' })
+  async update(@Param('leadId', IdPipe) leadId: number, @Body() dto: UpdateLeadV2Dto) {
+    await this.leads.updateLead(leadId, toUpdateInput(dto));
+  }
+
+  @Get('detail/:leadId')
+  @ApiOperation({ summary: 'One lead (v2 shape, without previousLeadId/nextLeadId)' })
+  async detail(@Param('leadId', IdPipe) leadId: number) {
+    return presentLeadV2(await this.leads.getLead(leadId));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Leads ordered by id, with previousLeadId/nextLeadId; total is exact' })
+  @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)', example: '2026-11-01T00:00:00+03:00' })
+  @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)', example: '2026-11-30' })
+  @ApiQuery({ name: 'orderIds', required: false, type: [Number], description: 'orderIds[]=1&orderIds[]=2, orderIds=1&orderIds=2 or orderIds=1,2' })
+  @ApiQuery({ name: 'statusIds', required: false, type: [Number], description: 'Same forms as orderIds' })
+  async list(@Query() query: LeadListQueryDto) {
+    const page = await this.leads.listLeads(
+      { orderIds: query.orderIds, statusIds: query.statusIds, createdFrom: query.createdAt?.from, createdTo: query.createdAt?.to },
+      query.offset,
+      query.limit,
+    );
+    return { ...page, list: page.list.map(presentLeadV2ListItem) };
+  }
+}
+

@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { CustomFieldsModule } from '../custom-fields/custom-fields.module';
+import { OrdersModule } from '../orders/orders.module';
+import { LeadStatusesController } from './http/lead-statuses.controller';
+import { LeadsV1Controller } from './http/leads.v1.controller';
+import { LeadsV2Controller } from './http/leads.v2.controller';
+import { LeadCountersService } from './lead-counters.service';
+import { LeadStatusesService } from './lead-statuses.service';
+import { LeadsDemoSeed } from './leads.seed';
+import { LeadsService } from './leads.service';
+import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
+import { LeadStatusesRepository } from './persistence/lead-statuses.repository';
+import { LeadsRepository } from './persistence/leads.repository';
+
+/** Leads (v1 and v2), asynchronous creation (queue `lead.create`), status catalogues, list counters. */
+@Module({
+  imports: [OrdersModule, CustomFieldsModule],
+  controllers: [LeadsV2Controller, LeadsV1Controller, LeadStatusesController],
+  providers: [
+    LeadsRepository,
+    LeadAsyncJobsRepository,
+    LeadStatusesRepository,
+    LeadStatusesService,
+    LeadCountersService,
+    LeadsService,
+    LeadsDemoSeed,
+  ],
+  exports: [LeadsService, LeadStatusesService],
+})
+export class LeadsModule {}

@@ -1,0 +1,277 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { DomainError, FieldError } from '../../common/domain-error';
+import { Page } from '../../common/envelope';
+import { countedPage } from '../../database/counters/counted-page';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { CustomFieldsService } from '../custom-fields/custom-fields.service';
+import { OrdersService } from '../orders/orders.service';
+import { JobQueueService } from '../queue/job-queue.service';
+import { AD_CAMPAIGN_ID_MAX, CreateLeadInput, Lead, normaliseSocialAId, UpdateLeadInput } from './domain/lead';
+import { duplicateWindowStart } from './domain/lead-links';
+import { LeadStatus, statusForUpdate } from './domain/lead-status';
+import { buildNewLead, NewLead, normaliseMessengerPhone, OrderSettings, planCall } from './domain/new-lead';
+import { normalisePhone } from './domain/phone';
+import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } from './domain/qualified-limit';
+import { countryUtcOffset } from './domain/utc-offset';
+import { LeadStatusesService } from './lead-statuses.service';
+import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
+import { LeadChanges, LeadFilter, LeadsRepository } from './persistence/leads.repository';
+
+export const LEAD_CREATE_QUEUE = 'lead.create';
+/** Transient failures (database hiccups) are retried with backoff; validation failures never are. */
+export const LEAD_CREATE_RETRY_LIMIT = 5;
+
+export interface AsyncJobView {
+  jobId: string;
+  status: AsyncJob['state'];
+  leadId: number | null;
+  errors: FieldError[];
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+/**
+ * Lead use cases. v1 and v2 controllers both call these; the rules live in domain/ and here.
+ * The create path is lean: reads that need no lock (order settings, statuses, custom field
+ * definitions: short caches) happen before the transaction; the transaction takes the
+ * (order, phone) lock, finds the previous lead, inserts and links in one statement.
+ */
+@Injectable()
+export class LeadsService implements OnModuleInit {
+  private readonly logger = new Logger('Leads');
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly repo: LeadsRepository,
+    private readonly jobs: LeadAsyncJobsRepository,
+    private readonly statuses: LeadStatusesService,
+    private readonly orders: OrdersService,
+    private readonly customFields: CustomFieldsService,
+    private readonly queue: JobQueueService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.queue.register<object>({
+      name: LEAD_CREATE_QUEUE,
+      neededConsumers: 1,
+      // Bursts: a consumer drains up to 20 jobs per fetch and fetches again at once while full.
+      batchSize: 20,
+      options: { retryLimit: LEAD_CREATE_RETRY_LIMIT, retryBackoff: true, retryDelay: 1, retryDelayMax: 60 },
+      handle: (job) => this.processCreateJob(job.id, job.retryCount),
+    });
+  }
+
+  /** Synchronous create: validated, linked to its previous lead, planned; returns the id. */
+  async createLead(input: CreateLeadInput): Promise<{ id: number }> {
+    const lead = await this.prepareLead(input);
+    const id = await this.ds.transaction((m) => this.insertLinked(m, lead, null));
+    return { id };
+  }
+
+  /**
+   * Asynchronous create: the job row and its queue entry commit together, so "accepted" means
+   * durably queued. The worker applies exactly the synchronous rules.
+   */
+  async createLeadAsync(input: CreateLeadInput, apiKeyId: number | null): Promise<{ jobId: string }> {
+    const jobId = randomUUID();
+    await this.ds.transaction(async (m) => {
+      await this.jobs.insert(m, { id: jobId, orderId: input.orderId, payload: input, apiKeyId });
+      await this.queue.send(LEAD_CREATE_QUEUE, { orderId: input.orderId }, { id: jobId, manager: m });
+    });
+    return { jobId };
+  }
+
+  async getAsyncJob(jobId: string): Promise<AsyncJobView> {
+    const job = await this.jobs.findById(jobId);
+    if (!job) throw DomainError.notFound('Lead creation job', jobId);
+    return { jobId: job.id, status: job.state, leadId: job.leadId, errors: job.errors, createdAt: job.createdAt, finishedAt: job.finishedAt };
+  }
+
+  /**
+   * The worker side of an asynchronous create. Invalid input marks the job failed (no retry);
+   * a transient error is thrown for pg-boss to retry, and marks the job failed on the last try.
+   * A job processed twice (a retry after a lost acknowledgement) finds its lead by job id.
+   */
+  async processCreateJob(jobId: string, retryCount = 0): Promise<void> {
+    const pending = await this.jobs.findPending(jobId);
+    if (!pending || pending.state !== 'queued') return;
+    try {
+      let lead: NewLead;
+      try {
+        lead = await this.prepareLead(pending.payload as CreateLeadInput);
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'validation') {
+          await this.jobs.markFailed(jobId, err.fieldErrors.length ? err.fieldErrors : [{ field: '', message: err.message }]);
+          return;
+        }
+        throw err;
+      }
+      await this.ds.transaction(async (m) => {
+        if ((await this.jobs.lockState(m, jobId)) !== 'queued') return;
+        const id = await this.insertLinked(m, lead, jobId);
+        await this.jobs.markDone(m, jobId, id);
+      });
+    } catch (err) {
+      if (retryCount >= LEAD_CREATE_RETRY_LIMIT) {
+        this.logger.error(`lead job ${jobId} failed after ${retryCount + 1} attempts: ${(err as Error).message}`);
+        await this.jobs.markFailed(jobId, [{ field: '', message: 'the lead could not be created (internal error); send it again' }]);
+        return;
+      }
+      throw err;
+    }
+  }
+
+  /** Every create rule that needs no lock; throws one validation error listing every problem. */
+  async prepareLead(input: CreateLeadInput): Promise<NewLead> {
+    const [order, statuses, custom] = await Promise.all([
+      this.orders.getOrderSettings(input.orderId),
+      this.statuses.leadStatuses(),
+      this.validateCustomValues(input.customValues),
+    ]);
+    const built = buildNewLead(input, { order, statuses, customValues: custom.value, now: new Date() });
+    const errors = [...(built.ok ? [] : built.errors), ...custom.errors];
+    if (!built.ok || errors.length) throw DomainError.validation(errors);
+    return built.lead;
+  }
+
+  /**
+   * Inside the transaction: the (order, phone) lock serialises creates of one phone, so the lead
+   * found as previous is the latest committed one and exactly one new lead links to it.
+   */
+  private async insertLinked(m: EntityManager, lead: NewLead, jobId: string | null): Promise<number> {
+    await this.repo.lockPhone(m, lead.orderId, lead.phone);
+    const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
+    const found = await this.repo.findLinkState(m, lead.orderId, lead.phone, since, jobId);
+    if (found.existingJobLeadId !== null) return found.existingJobLeadId;
+    const id = await this.repo.insertLinked(m, lead, { previousLeadId: found.previousLeadId, jobId });
+    if (id !== null) return id;
+    // Only a job's insert can conflict (same job id), and the lock makes even that unlikely.
+    const existing = await this.repo.findIdByJob(m, lead.orderId, jobId!);
+    if (existing === null) throw new Error(`lead of job ${jobId} neither inserted nor found`);
+    return existing;
+  }
+
+  async getLead(id: number): Promise<Lead> {
+    const lead = await this.repo.findById(id);
+    if (!lead) throw DomainError.notFound('Lead', id);
+    return lead;
+  }
+
+  /**
+   * A page and its exact total. The counters answer first: they give the total and the id range
+   * the matching leads occupy, so the page query reads about one page of the id index however
+   * far into a large order the matches lie (and is skipped when nothing can match).
+   */
+  async listLeads(filter: LeadFilter, offset: number, limit: number): Promise<Page<Lead>> {
+    const filtered = !!(filter.orderIds?.length || filter.statusIds?.length || filter.createdFrom || filter.createdTo);
+    return countedPage(await this.repo.stats(filter), offset, (ids) => this.repo.listPage(filter, offset, limit, filtered ? ids : undefined));
+  }
+
+  /** Partial update: only the fields sent change. */
+  async updateLead(id: number, input: UpdateLeadInput): Promise<void> {
+    const statuses = input.statusId !== undefined ? await this.statuses.leadStatuses() : [];
+    const custom = await this.validateCustomValues(input.customValues);
+    const errors: FieldError[] = [...custom.errors];
+    const changes: LeadChanges = {
+      name: input.name,
+      sourceComment: input.sourceComment,
+      ip: input.ip,
+      externalIdCrmA: input.externalIdCrmA,
+      externalIdCrmB: input.externalIdCrmB,
+      externalIdCrmC: input.externalIdCrmC,
+      externalIdCrmD: input.externalIdCrmD,
+      priority: input.priority,
+      source: input.source,
+      adCampaignId: input.adCampaignId,
+      messengerUserName: input.messengerUserName,
+      socialBLogin: input.socialBLogin,
+      planningCallAt: input.planningCallAt,
+      customValues: input.customValues !== undefined ? custom.value : undefined,
+    };
+    let phoneCountry: string | null = null;
+    if (input.phone !== undefined) {
+      const phone = normalisePhone(input.phone);
+      if (phone.ok) {
+        changes.phone = phone.e164;
+        phoneCountry = phone.country;
+      } else errors.push({ field: 'phone', message: phone.message });
+    }
+    if (input.messengerPhone !== undefined) changes.messengerPhone = normaliseMessengerPhone(input.messengerPhone) ?? undefined;
+    if (input.socialAId !== undefined) {
+      const social = normaliseSocialAId(input.socialAId);
+      if (social === null) errors.push({ field: 'socialAId', message: 'must be a positive integer (number or numeric string)' });
+      else changes.socialAId = social;
+    }
+    if (input.adCampaignId && input.adCampaignId.length > AD_CAMPAIGN_ID_MAX) {
+      errors.push({ field: 'adCampaignId', message: `must be at most ${AD_CAMPAIGN_ID_MAX} characters` });
+    }
+    let newStatus: LeadStatus | undefined;
+    if (input.statusId !== undefined) {
+      const check = statusForUpdate(statuses, input.statusId);
+      if (check.ok) newStatus = check.status;
+      else errors.push({ field: 'statusId', message: check.message });
+    }
+    if (errors.length) throw DomainError.validation(errors);
+
+    await this.ds.transaction(async (m) => {
+      const current = await this.repo.lockForUpdate(m, id);
+      if (!current) throw DomainError.notFound('Lead', id);
+      const now = new Date();
+      let order: OrderSettings | null | undefined;
+      const orderSettings = async () => {
+        if (order === undefined) order = await this.orders.getOrderSettings(current.orderId);
+        return order;
+      };
+
+      if (newStatus && newStatus.id !== current.statusId) {
+        const from = statuses.find((s) => s.id === current.statusId)?.category ?? 'in-progress';
+        if (entersQualified(from, newStatus.category)) await this.checkQualifiedLimit(m, current.orderId, await orderSettings(), now);
+        changes.statusId = newStatus.id;
+        changes.qualifiedAt = qualifiedAtAfter(from, newStatus.category, current.qualifiedAt, now);
+      }
+
+      // A new phone tells a new country: re-derive the offset unless the client sent one.
+      let utcOffset = input.utcOffset;
+      if (utcOffset === undefined && changes.phone !== undefined && changes.phone !== current.phone) {
+        utcOffset = countryUtcOffset(phoneCountry, now) ?? undefined;
+      }
+      if (utcOffset !== undefined && utcOffset !== current.utcOffset) {
+        changes.utcOffset = utcOffset;
+        // The lead's local time moved: keep its next call inside the schedule (an explicit time wins).
+        const settings = await orderSettings();
+        if (changes.planningCallAt === undefined && settings) {
+          changes.planningCallAt = planCall(settings, utcOffset, now, current.planningCallAt);
+        }
+      }
+      await this.repo.update(m, id, changes);
+    });
+  }
+
+  /** 409 when the order already has its limit of qualified leads today (the order's day, UTC + default offset). */
+  private async checkQualifiedLimit(m: EntityManager, orderId: number, order: OrderSettings | null, now: Date): Promise<void> {
+    const limit = order?.qualifiedLeadsPerDayLimit ?? null;
+    if (limit === null || !order) return;
+    await this.repo.lockQualified(m, orderId);
+    const day = orderDayBounds(now, order.defaultUtcOffset);
+    const today = await this.repo.countQualified(m, orderId, day.start, day.end);
+    if (!withinDailyLimit(today, limit)) {
+      throw DomainError.conflict(
+        'QUALIFIED_LEADS_PER_DAY_LIMIT',
+        `Order ${orderId} already has ${today} qualified lead(s) today, its qualifiedLeadsPerDayLimit is ${limit}`,
+      );
+    }
+  }
+
+  private async validateCustomValues(input: unknown): Promise<{ value: Record<string, unknown>; errors: FieldError[] }> {
+    if (input === undefined) return { value: {}, errors: [] };
+    try {
+      return { value: await this.customFields.validateValues(input, 'leads'), errors: [] };
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'validation') return { value: {}, errors: err.fieldErrors };
+      throw err;
+    }
+  }
+}

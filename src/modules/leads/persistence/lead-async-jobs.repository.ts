@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { FieldError } from '../../../common/domain-error';
+
+export type AsyncJobState = 'queued' | 'done' | 'failed';
+
+export interface AsyncJob {
+  id: string;
+  state: AsyncJobState;
+  leadId: number | null;
+  errors: FieldError[];
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+/** `lead_async_job`: the client-visible state of an asynchronous lead creation. */
+@Injectable()
+export class LeadAsyncJobsRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async insert(m: EntityManager, job: { id: string; orderId: number; payload: object; apiKeyId: number | null }): Promise<void> {
+    await m.query(`INSERT INTO lead_async_job (id, order_id, payload, api_key_id) VALUES ($1, $2, $3, $4)`, [
+      job.id,
+      job.orderId,
+      JSON.stringify(job.payload),
+      job.apiKeyId,
+    ]);
+  }
+
+  async findById(id: string): Promise<AsyncJob | null> {
+    const rows: AsyncJob[] = await this.ds.query(
+      `SELECT id, state, lead_id AS "leadId", errors, created_at AS "createdAt", finished_at AS "finishedAt" FROM lead_async_job WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async findPending(id: string): Promise<{ state: AsyncJobState; payload: unknown } | null> {
+    const rows: { state: AsyncJobState; payload: unknown }[] = await this.ds.query(`SELECT state, payload FROM lead_async_job WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** Locks the job row: one worker at a time acts on a job, whatever the queue delivers twice. */
+  async lockState(m: EntityManager, id: string): Promise<AsyncJobState | null> {
+    const rows: { state: AsyncJobState }[] = await m.query(`SELECT state FROM lead_async_job WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0]?.state ?? null;
+  }
+
+  async markDone(m: EntityManager, id: string, leadId: number): Promise<void> {
+    await m.query(`UPDATE lead_async_job SET state = 'done', lead_id = $2, errors = '[]', finished_at = now() WHERE id = $1`, [id, leadId]);
+  }
+
+  async markFailed(id: string, errors: FieldError[]): Promise<void> {
+    await this.ds.query(`UPDATE lead_async_job SET state = 'failed', errors = $2, finished_at = now() WHERE id = $1 AND state = 'queued'`, [
+      id,
+      JSON.stringify(errors),
+    ]);
+  }
+
+  /** Forgets finished jobs older than `days` (their leads stay, of course). */
+  async deleteFinishedBefore(days: number): Promise<void> {
+    await this.ds.query(`DELETE FROM lead_async_job WHERE created_at < now() - make_interval(days => $1) AND finished_at IS NOT NULL`, [days]);
+  }
+}

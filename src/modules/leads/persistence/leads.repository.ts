@@ -1,0 +1,239 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { IdBounds, idBoundConditions } from '../../../database/counters/counted-page';
+import { CountStats } from '../../../database/counters/counter-set';
+import { SqlParams, whereOf } from '../../../database/counters/sql-params';
+import type { Lead, UpdateLeadInput } from '../domain/lead';
+import type { NewLead } from '../domain/new-lead';
+import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
+
+/** Lead columns as domain fields; `l` is the lead, `o` its order. */
+const LEAD_SELECT = `
+  l.id, l.order_id AS "orderId", o.code AS "orderCode", l.name, l.phone, l.source_comment AS "sourceComment", l.ip,
+  l.external_id_crm_a AS "externalIdCrmA", l.external_id_crm_b AS "externalIdCrmB",
+  l.external_id_crm_c AS "externalIdCrmC", l.external_id_crm_d AS "externalIdCrmD",
+  l.status_id AS "statusId", l.lead_type AS "leadType", l.create_method AS "createMethod", l.source,
+  l.is_secondary AS "isSecondary", l.previous_lead_id AS "previousLeadId", l.next_lead_id AS "nextLeadId",
+  l.planning_call_at AS "planningCallAt", l.priority, l.utc_offset AS "utcOffset",
+  l.social_a_id::text AS "socialAId", l.social_b_login AS "socialBLogin",
+  l.messenger_user_name AS "messengerUserName", l.messenger_phone AS "messengerPhone",
+  l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
+  l.selection_type AS "selectionType", l.city, l.additional_params AS "additionalParams",
+  l.created_at AS "createdAt", l.updated_at AS "updatedAt"`;
+
+/** Insert column order; `NewLead` field per column. */
+const INSERT_COLUMNS: [string, keyof NewLead][] = [
+  ['order_id', 'orderId'],
+  ['phone', 'phone'],
+  ['lead_type', 'leadType'],
+  ['status_id', 'statusId'],
+  ['name', 'name'],
+  ['source_comment', 'sourceComment'],
+  ['ip', 'ip'],
+  ['external_id_crm_a', 'externalIdCrmA'],
+  ['external_id_crm_b', 'externalIdCrmB'],
+  ['external_id_crm_c', 'externalIdCrmC'],
+  ['external_id_crm_d', 'externalIdCrmD'],
+  ['create_method', 'createMethod'],
+  ['source', 'source'],
+  ['planning_call_at', 'planningCallAt'],
+  ['priority', 'priority'],
+  ['utc_offset', 'utcOffset'],
+  ['social_a_id', 'socialAId'],
+  ['social_b_login', 'socialBLogin'],
+  ['messenger_user_name', 'messengerUserName'],
+  ['messenger_phone', 'messengerPhone'],
+  ['messenger_id', 'messengerId'],
+  ['ad_campaign_id', 'adCampaignId'],
+  ['custom_values', 'customValues'],
+];
+
+/** Writable columns of an update, by domain field. */
+export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'customValues' | 'planningCallAt'> & {
+  source?: string;
+  socialAId?: string;
+  planningCallAt?: Date | null;
+  qualifiedAt?: Date | null;
+  /** Replaces the stored map (as for orders). */
+  customValues?: Record<string, unknown>;
+};
+
+const UPDATE_COLUMN: Record<Exclude<keyof LeadChanges, 'customValues'>, string> = {
+  name: 'name',
+  phone: 'phone',
+  sourceComment: 'source_comment',
+  ip: 'ip',
+  externalIdCrmA: 'external_id_crm_a',
+  externalIdCrmB: 'external_id_crm_b',
+  externalIdCrmC: 'external_id_crm_c',
+  externalIdCrmD: 'external_id_crm_d',
+  statusId: 'status_id',
+  priority: 'priority',
+  utcOffset: 'utc_offset',
+  source: 'source',
+  adCampaignId: 'ad_campaign_id',
+  messengerUserName: 'messenger_user_name',
+  messengerPhone: 'messenger_phone',
+  socialAId: 'social_a_id',
+  socialBLogin: 'social_b_login',
+  planningCallAt: 'planning_call_at',
+  qualifiedAt: 'qualified_at',
+};
+
+export interface LeadFilter {
+  orderIds?: number[];
+  statusIds?: number[];
+  /** Inclusive bounds. */
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+/** The state an update decides on, read under a row lock. */
+export interface LeadForUpdate {
+  orderId: number;
+  phone: string;
+  statusId: number;
+  utcOffset: number;
+  planningCallAt: Date | null;
+  qualifiedAt: Date | null;
+}
+
+/** Lock keys: 64-bit hashes of a namespaced text, so they cannot meet other modules' locks. */
+const phoneLockKey = (orderId: number, phone: string) => `lead-phone:${orderId}:${phone}`;
+const qualifiedLockKey = (orderId: number) => `lead-qualified:${orderId}`;
+
+@Injectable()
+export class LeadsRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Serialises creates of one phone in one order until the transaction ends (duplicate linking). */
+  async lockPhone(m: EntityManager, orderId: number, phone: string): Promise<void> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [phoneLockKey(orderId, phone)]);
+  }
+
+  /** Serialises qualifications in one order until the transaction ends (daily limit). */
+  async lockQualified(m: EntityManager, orderId: number): Promise<void> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [qualifiedLockKey(orderId)]);
+  }
+
+  /**
+   * One round trip after the lock: the lead this job already made (a retried job), and the most
+   * recent lead of the order with this phone created at or after `since` (null `since`: no linking).
+   * "Most recent" is the highest id: ids are drawn under the (order, phone) lock, so they follow
+   * the order in which creates took it, while `created_at` is each transaction's start time.
+   */
+  async findLinkState(
+    m: EntityManager,
+    orderId: number,
+    phone: string,
+    since: Date | null,
+    jobId: string | null,
+  ): Promise<{ existingJobLeadId: number | null; previousLeadId: number | null }> {
+    const rows: { existing: number | null; previous: number | null }[] = await m.query(
+      `SELECT (SELECT id FROM lead WHERE order_id = $1 AND job_id = $4::uuid) AS existing,
+              (SELECT id FROM lead WHERE order_id = $1 AND phone = $2 AND created_at >= $3::timestamptz
+                ORDER BY id DESC LIMIT 1) AS previous`,
+      [orderId, phone, since, jobId],
+    );
+    return { existingJobLeadId: rows[0].existing, previousLeadId: rows[0].previous };
+  }
+
+  async findIdByJob(m: EntityManager, orderId: number, jobId: string): Promise<number | null> {
+    const rows: { id: number }[] = await m.query(`SELECT id FROM lead WHERE order_id = $1 AND job_id = $2`, [orderId, jobId]);
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * Inserts the lead and points its previous lead's `next_lead_id` at it, in one statement.
+   * Null when a lead of this job already exists (a retried job).
+   */
+  async insertLinked(m: EntityManager, lead: NewLead, link: { previousLeadId: number | null; jobId: string | null }): Promise<number | null> {
+    const values: unknown[] = INSERT_COLUMNS.map(([, field]) => (field === 'customValues' ? JSON.stringify(lead.customValues) : lead[field]));
+    values.push(link.previousLeadId !== null, link.previousLeadId, link.jobId);
+    const columns = [...INSERT_COLUMNS.map(([c]) => c), 'is_secondary', 'previous_lead_id', 'job_id'];
+    const prev = `$${values.length - 1}`;
+    const rows: { id: number }[] = await m.query(
+      `WITH ins AS (
+         INSERT INTO lead (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})
+         ON CONFLICT (order_id, job_id) WHERE job_id IS NOT NULL DO NOTHING
+         RETURNING id, order_id
+       ), linked AS (
+         UPDATE lead p SET next_lead_id = ins.id, updated_at = now() FROM ins WHERE p.order_id = ins.order_id AND p.id = ${prev}::int
+       )
+       SELECT id FROM ins`,
+      values,
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async findById(id: number): Promise<Lead | null> {
+    const rows: Lead[] = await this.ds.query(`SELECT ${LEAD_SELECT} FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async lockForUpdate(m: EntityManager, id: number): Promise<LeadForUpdate | null> {
+    const rows: LeadForUpdate[] = await m.query(
+      `SELECT order_id AS "orderId", phone, status_id AS "statusId", utc_offset AS "utcOffset",
+              planning_call_at AS "planningCallAt", qualified_at AS "qualifiedAt"
+       FROM lead WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async update(m: EntityManager, id: number, changes: LeadChanges): Promise<void> {
+    const p = new SqlParams();
+    const sets: string[] = [];
+    for (const [field, value] of Object.entries(changes) as [keyof LeadChanges, unknown][]) {
+      if (value === undefined) continue;
+      if (field === 'customValues') sets.push(`custom_values = ${p.add(JSON.stringify(value))}::jsonb`);
+      else sets.push(`${UPDATE_COLUMN[field]} = ${p.add(value)}`);
+    }
+    if (sets.length === 0) return;
+    await m.query(`UPDATE lead SET ${sets.join(', ')}, updated_at = now() WHERE id = ${p.add(id)}`, p.values);
+  }
+
+  async countQualified(m: EntityManager, orderId: number, from: Date, to: Date): Promise<number> {
+    const rows: { n: number }[] = await m.query(
+      `SELECT count(*)::int AS n FROM lead WHERE order_id = $1 AND qualified_at >= $2 AND qualified_at < $3`,
+      [orderId, from, to],
+    );
+    return rows[0].n;
+  }
+
+  /**
+   * One page ordered by id, with each lead's order code from the same query. `ids` (from
+   * `stats`) confines the scan to the id range the matching leads can occupy.
+   */
+  async listPage(filter: LeadFilter, offset: number, limit: number, ids?: IdBounds): Promise<Lead[]> {
+    const p = new SqlParams();
+    const conds = LEAD_COUNTERS.keyConditions(p, leadCounterFilter(filter), 'l.');
+    if (filter.createdFrom) conds.push(`l.created_at >= ${p.add(filter.createdFrom)}`);
+    if (filter.createdTo) conds.push(`l.created_at <= ${p.add(filter.createdTo)}`);
+    conds.push(...idBoundConditions(p, ids, 'l.id'));
+    return this.ds.query(
+      `SELECT ${LEAD_SELECT} FROM lead l JOIN call_order o ON o.id = l.order_id ${whereOf(conds)}
+       ORDER BY l.id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`,
+      p.values,
+    );
+  }
+
+  /**
+   * The exact number of leads matching the filter, and bounds of their ids, from the lead
+   * counters (database/counters: whole days and hours from the counters, the boundary hours a
+   * createdAt range cuts counted exactly), in one statement.
+   */
+  stats(filter: LeadFilter): Promise<CountStats> {
+    return LEAD_COUNTERS.stats(this.ds, leadCounterFilter(filter));
+  }
+
+  /** The statement behind `stats` (also for EXPLAIN in the benchmark). */
+  statsQuery(filter: LeadFilter): { sql: string; params: unknown[] } {
+    return LEAD_COUNTERS.statsQuery(leadCounterFilter(filter));
+  }
+
+  /** Folds up to `batch` counter deltas (see CounterSet.compact); 0 when another instance is compacting. */
+  compactCounters(batch: number): Promise<number> {
+    return LEAD_COUNTERS.compact(this.ds, batch);
+  }
+}
