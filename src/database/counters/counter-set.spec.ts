@@ -1,0 +1,47 @@
+import type { QueryRunner } from 'typeorm';
+import { Leads1763790000000 } from '../../../migrations/1763790000000-leads';
+import { CounterSet } from './counter-set';
+
+const norm = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+
+/** The SQL a migration's `up` runs, captured without a database. */
+async function migrationSql(up: (q: QueryRunner) => Promise<void>): Promise<string[]> {
+  const sql: string[] = [];
+  await up({ query: async (s: string) => void sql.push(s) } as unknown as QueryRunner);
+  return sql.map(norm);
+}
+
+const leads = new CounterSet({ name: 'lead_count', table: 'lead', dimensions: ['order_id', 'status_id'], timeColumn: 'created_at', idColumn: 'id' });
+
+describe('CounterSet', () => {
+  it('generates exactly the lead counters the leads migration created (the schema the set was extracted from)', async () => {
+    const migration = new Leads1763790000000();
+    const counterDdl = (await migrationSql((q) => migration.up(q))).filter((s) => s.includes('lead_count'));
+    expect(leads.schema().map(norm)).toEqual(counterDdl);
+  });
+
+  it('skips NULLs of nullable dimensions in every trigger and counts them out of the boundary hours', () => {
+    const set = new CounterSet({ name: 'x_count', table: 'x', dimensions: ['a', 'b'], nullable: ['b'], timeColumn: 'at', idColumn: 'id' });
+    const ddl = set.schema().map(norm).join('\n');
+    expect(ddl).toContain('FROM new_rows WHERE b IS NOT NULL GROUP BY 1, 2, 3');
+    expect(ddl).toContain('FROM old_rows WHERE b IS NOT NULL GROUP BY 1, 2, 3');
+    expect(ddl).toContain('AND o.b IS NOT NULL');
+    expect(ddl).toContain('AND w.b IS NOT NULL');
+    const from = new Date('2026-11-22T10:30:00Z');
+    expect(set.statsQuery({ keys: { a: [1] }, from }).sql).toContain('b IS NOT NULL');
+    expect(set.statsQuery({ keys: { a: [1], b: [2] }, from }).sql).not.toContain('IS NOT NULL');
+    expect(norm(set.backfill())).toContain('FROM x WHERE b IS NOT NULL GROUP BY 1, 2, 3');
+  });
+
+  it('refuses unknown dimensions and identifiers that are not plain names', () => {
+    expect(() => new CounterSet({ name: 'x; drop', table: 'x', dimensions: ['a'], timeColumn: 't', idColumn: 'id' })).toThrow();
+    expect(() => new CounterSet({ name: 'x', table: 'x', dimensions: ['a'], nullable: ['b'], timeColumn: 't', idColumn: 'id' })).toThrow();
+    expect(() => leads.statsQuery({ keys: { user_id: [1] } })).toThrow();
+  });
+
+  it('drops what it creates, triggers first', () => {
+    const drops = leads.dropSchema();
+    expect(drops[0]).toBe('DROP TRIGGER lead_count_ins ON lead');
+    expect(drops.filter((s) => s.startsWith('DROP TABLE'))).toEqual(['total', 'day', 'hour', 'delta'].map((t) => `DROP TABLE lead_count_${t}`));
+  });
+});

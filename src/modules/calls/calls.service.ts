@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DateRange } from '../../common/date-range';
+import { DomainError, FieldError } from '../../common/domain-error';
+import { Page } from '../../common/envelope';
+import { countedPage } from '../../database/counters/counted-page';
+import { OrdersService } from '../orders/orders.service';
+import { durationProblems, planAfterCall } from './domain/after-call';
+import { CallFilter, CallRow, CallsRepository } from './persistence/calls.repository';
+
+export interface RecordCallInput {
+  platformCallId: string;
+  leadId: number;
+  orderId?: number;
+  userId?: number | null;
+  sipEndpointId: number;
+  statusId: number;
+  finishInitiator?: 'agent' | 'client' | 'system' | null;
+  direction: 'incoming' | 'outgoing';
+  totalDurationSeconds: number;
+  waitTimeDurationSeconds: number;
+  talkTimeDurationSeconds: number;
+  isPredictive?: boolean;
+  clientPhone?: string;
+  hasRecords?: boolean;
+  callbackRequested?: boolean;
+  startedAt?: Date;
+}
+
+export type CallListQuery = Omit<CallFilter, 'from' | 'to'> & DateRange & { offset: number; limit: number };
+
+@Injectable()
+export class CallsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly calls: CallsRepository,
+    private readonly orders: OrdersService,
+  ) {}
+
+  async getCall(id: number): Promise<CallRow> {
+    const call = await this.calls.findById(id);
+    if (!call) throw DomainError.notFound('Call', id);
+    return call;
+  }
+
+  async listCalls(q: CallListQuery): Promise<Page<CallRow>> {
+    if (!q.leadIds?.length && !q.orderIds?.length) {
+      throw DomainError.validation([{ field: 'leadIds', message: 'leadIds or orderIds is required' }]);
+    }
+    // Exact total and id bounds first (counters or the lead index), then a page confined to them.
+    return countedPage(await this.calls.stats(q), q.offset, (ids) => this.calls.listPage(q, q.offset, q.limit, ids));
+  }
+
+  /**
+   * Records a finished call from the telephony platform, once per platform call id, and updates its
+   * lead: attempt count and next call time. A retried delivery returns the stored call and changes nothing.
+   */
+  async recordCall(input: RecordCallInput): Promise<{ id: number }> {
+    const problems: FieldError[] = durationProblems(input);
+    if (problems.length) throw DomainError.validation(problems);
+    return this.ds.transaction(async (m) => {
+      const lead = await this.calls.lockLead(m, input.leadId);
+      if (!lead) throw DomainError.invalidField('leadId', `lead ${input.leadId} does not exist`);
+      if (input.orderId !== undefined && input.orderId !== lead.orderId) {
+        throw DomainError.invalidField('orderId', `lead ${input.leadId} belongs to order ${lead.orderId}`);
+      }
+      const refs = await this.calls.references(m, input.userId ?? null, input.sipEndpointId, input.statusId);
+      const missing: FieldError[] = [];
+      if (!refs.userExists) missing.push({ field: 'userId', message: `user ${input.userId} does not exist` });
+      if (!refs.sipEndpointExists) missing.push({ field: 'sipEndpointId', message: `sip endpoint ${input.sipEndpointId} does not exist` });
+      if (!refs.status) missing.push({ field: 'statusId', message: `call status ${input.statusId} does not exist` });
+      if (missing.length || !refs.status) throw DomainError.validation(missing);
+
+      const startedAt = input.startedAt ?? new Date(Date.now() - input.totalDurationSeconds * 1000);
+      const callbackRequested = input.callbackRequested ?? refs.status.isCallback;
+      const { id, created } = await this.calls.insertOnce(m, {
+        orderId: lead.orderId,
+        leadId: input.leadId,
+        userId: input.userId ?? null,
+        sipEndpointId: input.sipEndpointId,
+        statusId: input.statusId,
+        finishInitiator: input.finishInitiator ?? null,
+        direction: input.direction,
+        totalDurationSeconds: input.totalDurationSeconds,
+        waitTimeDurationSeconds: input.waitTimeDurationSeconds,
+        talkTimeDurationSeconds: input.talkTimeDurationSeconds,
+        isPredictive: input.isPredictive ?? false,
+        clientPhone: (input.clientPhone ?? lead.phone).replace(/^\+/, ''),
+        hasRecords: input.hasRecords ?? false,
+        callbackRequested,
+        platformCallId: input.platformCallId,
+        createdAt: startedAt,
+      });
+      if (!created) return { id };
+
+      const order = await this.orders.getOrderSettings(lead.orderId);
+      if (!order) throw new Error(`order ${lead.orderId} of lead ${input.leadId} not found`);
+      const group = await this.calls.attemptGroup(m, order.callAttemptGroupId);
+      const next = planAfterCall({
+        finishedAt: new Date(startedAt.getTime() + input.totalDurationSeconds * 1000),
+        previousAttempts: lead.attemptCount,
+        outcome: refs.status.outcome,
+        callbackRequested,
+        group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLast, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
+        window: {
+          schedule: order.callSchedule,
+          holidays: order.holidays,
+          utcOffsetHours: order.ignoreLeadTimezone ? order.defaultUtcOffset : (lead.utcOffset ?? order.defaultUtcOffset),
+        },
+      });
+      await this.calls.updateLeadAttempts(m, input.leadId, next.attemptCount, next.planningCallAt);
+      return { id };
+    });
+  }
+}

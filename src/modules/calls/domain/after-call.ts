@@ -1,0 +1,77 @@
+import { CallSchedule } from '../../orders/domain/call-schedule';
+import { nextCallableAt } from '../../leads/domain/call-planning';
+import { nextAttemptAt } from './redial-planning';
+
+/** Outcome categories of the call status catalogue. */
+export type CallOutcome = 'answered' | 'not-answered' | 'failed';
+
+export interface AttemptGroupRules {
+  intervalsMinutes: number[];
+  repeatLast: boolean;
+  resetAttemptsEnabled: boolean;
+}
+
+export interface CallWindow {
+  schedule: CallSchedule;
+  /** yyyy-mm-dd, local calendar dates of the lead. */
+  holidays: string[];
+  /** The lead's offset, or null when the order ignores lead time zones (the window is then read in UTC). */
+  utcOffsetHours: number | null;
+}
+
+export interface AfterCallParams {
+  finishedAt: Date;
+  /** Attempts counted on the lead before this call. */
+  previousAttempts: number;
+  outcome: CallOutcome;
+  callbackRequested: boolean;
+  /** The order's call attempt group, or the default group; null when there is none. */
+  group: AttemptGroupRules | null;
+  window: CallWindow;
+}
+
+export interface AfterCall {
+  attemptCount: number;
+  /** Next time to dial the lead; null = stop dialing. */
+  planningCallAt: Date | null;
+}
+
+/**
+ * What a finished call does to its lead: count the attempt, then plan the next one.
+ * A call that reached the client (answered, no callback asked) stops the dialing: an agent now owns
+ * the lead's status. Otherwise the n-th attempt waits the group's n-th interval (the last repeats or
+ * dialing stops, as the group says), a callback request resets the count when the group allows it,
+ * and the due time is moved into the order's call window.
+ */
+export function planAfterCall(p: AfterCallParams): AfterCall {
+  const attemptNumber = Math.max(0, p.previousAttempts) + 1;
+  if (p.outcome === 'answered' && !p.callbackRequested) return { attemptCount: attemptNumber, planningCallAt: null };
+  const next = nextAttemptAt({
+    finishedAt: p.finishedAt,
+    attemptNumber,
+    intervalsMinutes: p.group?.intervalsMinutes ?? [],
+    repeatLast: p.group?.repeatLast ?? false,
+    callbackRequested: p.callbackRequested,
+    resetAttemptsEnabled: p.group?.resetAttemptsEnabled ?? false,
+  });
+  if (!next.dueAt) return { attemptCount: next.attemptCount, planningCallAt: null };
+  return {
+    attemptCount: next.attemptCount,
+    planningCallAt: nextCallableAt({ now: next.dueAt, schedule: p.window.schedule, holidays: p.window.holidays, utcOffsetHours: p.window.utcOffsetHours }),
+  };
+}
+
+export interface CallDurations {
+  totalDurationSeconds: number;
+  waitTimeDurationSeconds: number;
+  talkTimeDurationSeconds: number;
+}
+
+/** Durations are whole seconds, none negative, and the parts fit in the total. */
+export function durationProblems(d: CallDurations): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  if (d.waitTimeDurationSeconds + d.talkTimeDurationSeconds > d.totalDurationSeconds) {
+    problems.push({ field: 'totalDurationSeconds', message: 'must be at least waitTimeDurationSeconds + talkTimeDurationSeconds' });
+  }
+  return problems;
+}

@@ -1,0 +1,36 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { IdPipe } from '../../../common/id.pipe';
+import { RequireScope } from '../../auth/http/auth.decorators';
+import { CallsService } from '../calls.service';
+import { presentCall } from './call.presenter';
+import { ListCallsQuery, RecordCallDto } from './dto/call.dto';
+
+@ApiTags('calls')
+@Controller('v2/call')
+export class CallsV2Controller {
+  constructor(private readonly calls: CallsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List calls of leads or orders (leadIds or orderIds required)' })
+  @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)' })
+  @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)' })
+  async list(@Query() q: ListCallsQuery) {
+    const page = await this.calls.listCalls({ ...q, ...q.createdAt });
+    return { ...page, list: page.list.map(presentCall) };
+  }
+
+  @Get('detail/:callId')
+  @ApiOperation({ summary: 'One call' })
+  async detail(@Param('callId', IdPipe) callId: number) {
+    return presentCall(await this.calls.getCall(callId));
+  }
+
+  @Post('create')
+  @HttpCode(200)
+  @RequireScope('telephony')
+  @ApiOperation({ summary: 'Record a finished call (telephony scope); idempotent on platformCallId; updates the lead redial plan' })
+  record(@Body() dto: RecordCallDto) {
+    return this.calls.recordCall(dto);
+  }
+}

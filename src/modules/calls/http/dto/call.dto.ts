@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { INT32_MAX } from '../../../../common/id.pipe';
+import { DateRange, DateRangeQuery } from '../../../../common/date-range';
+import { PageQuery, PositiveIds } from '../../../../common/query';
+
+const MAX_SECONDS = 7 * 24 * 3600;
+
+/** A finished call as the telephony platform reports it. */
+export class RecordCallDto {
+  @ApiProperty({ description: "The platform's own call identifier: a retried delivery with the same id stores nothing new", example: 'pbx-2026-11-22-000123' })
+  @IsString()
+  @Length(1, 128)
+  platformCallId: string;
+
+  @ApiProperty({ example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) leadId: number;
+
+  @ApiPropertyOptional({ description: "Must be the lead's order when given", example: 1 })
+  @IsOptional() @IsInt() @Min(1) @Max(INT32_MAX) orderId?: number;
+
+  @ApiPropertyOptional({ description: 'Agent who processed the call; omit or null when none (presented as 0)', example: 3, nullable: true })
+  @IsOptional() @IsInt() @Min(1) @Max(INT32_MAX) userId?: number | null;
+
+  @ApiProperty({ example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) sipEndpointId: number;
+  @ApiProperty({ example: 2, description: 'Call status code (GET /v2/call-status/)' }) @IsInt() @Min(1) @Max(INT32_MAX) statusId: number;
+
+  @ApiPropertyOptional({ enum: ['agent', 'client', 'system'], nullable: true })
+  @ValidateIf((o: RecordCallDto) => o.finishInitiator !== null && o.finishInitiator !== undefined)
+  @IsIn(['agent', 'client', 'system'])
+  finishInitiator?: 'agent' | 'client' | 'system' | null;
+
+  @ApiProperty({ enum: ['incoming', 'outgoing'] }) @IsIn(['incoming', 'outgoing']) direction: 'incoming' | 'outgoing';
+
+  @ApiProperty({ example: 95 }) @IsInt() @Min(0) @Max(MAX_SECONDS) totalDurationSeconds: number;
+  @ApiProperty({ example: 12 }) @IsInt() @Min(0) @Max(MAX_SECONDS) waitTimeDurationSeconds: number;
+  @ApiProperty({ example: 80 }) @IsInt() @Min(0) @Max(MAX_SECONDS) talkTimeDurationSeconds: number;
+
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() isPredictive?: boolean;
+
+  @ApiPropertyOptional({ description: "Digits, with or without +; defaults to the lead's phone", example: '79161234567' })
+  @IsOptional() @IsString() @Matches(/^\+?[0-9]{5,15}$/, { message: 'clientPhone must be 5 to 15 digits, + optional' })
+  clientPhone?: string;
+
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() hasRecords?: boolean;
+
+  @ApiPropertyOptional({ description: 'The client asked to be called back (default: the status says so)' })
+  @IsOptional() @IsBoolean() callbackRequested?: boolean;
+
+  @ApiPropertyOptional({ description: 'ISO 8601 start of the call (default: now minus the total duration)', example: '2026-11-22T10:00:00Z' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate({ message: 'startedAt must be an ISO 8601 date-time' })
+  startedAt?: Date;
+}
+
+export class ListCallsQuery extends PageQuery {
+  @ApiPropertyOptional({ type: [Number], description: 'Required when orderIds is absent; leadIds[]=1&leadIds[]=2, leadIds=1,2' })
+  @PositiveIds()
+  leadIds?: number[];
+
+  @ApiPropertyOptional({ type: [Number], description: 'Required when leadIds is absent' })
+  @PositiveIds()
+  orderIds?: number[];
+
+  @ApiPropertyOptional({ type: [Number] }) @PositiveIds() userIds?: number[];
+  @ApiPropertyOptional({ type: [Number] }) @PositiveIds() statusIds?: number[];
+
+  /** createdAt[0] / createdAt[1]: documented on the controller. */
+  @DateRangeQuery()
+  createdAt?: DateRange;
+}

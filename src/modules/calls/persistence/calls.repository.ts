@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { IdBounds, idBoundConditions } from '../../../database/counters/counted-page';
+import { CountStats } from '../../../database/counters/counter-set';
+import { SqlParams, whereOf } from '../../../database/counters/sql-params';
+import { CallOutcome } from '../domain/after-call';
+import { callCounting } from './call-counters';
+
+export interface CallRow {
+  id: number;
+  orderId: number;
+  leadId: number;
+  userId: number | null;
+  sipEndpointId: number;
+  statusId: number;
+  finishInitiator: string | null;
+  direction: string;
+  totalDurationSeconds: number;
+  waitTimeDurationSeconds: number;
+  talkTimeDurationSeconds: number;
+  isPredictive: boolean;
+  clientPhone: string;
+  hasRecords: boolean;
+  createdAt: Date;
+}
+
+export type NewCall = Omit<CallRow, 'id'> & {
+  callbackRequested: boolean;
+  platformCallId: string;
+};
+
+export interface CallFilter {
+  leadIds?: number[];
+  /** A list needs leadIds or orderIds (the service checks). */
+  orderIds?: number[];
+  userIds?: number[];
+  statusIds?: number[];
+  /** Inclusive bounds on created_at. */
+  from?: Date;
+  to?: Date;
+}
+
+/** The lead as a call needs it, locked for the attempt update. */
+export interface LeadForCall {
+  orderId: number;
+  phone: string;
+  attemptCount: number;
+  utcOffset: number | null;
+}
+
+/** The call attempt group rules planning needs (the order's group, or the default one). */
+export interface AttemptGroupRow {
+  intervals: number[];
+  repeatLast: boolean;
+  resetAttemptsEnabled: boolean;
+}
+
+export interface References {
+  userExists: boolean;
+  sipEndpointExists: boolean;
+  status: { outcome: CallOutcome; isCallback: boolean } | null;
+}
+
+const CALL_COLUMNS = `
+  id, order_id AS "orderId", lead_id AS "leadId", user_id AS "userId", sip_endpoint_id AS "sipEndpointId",
+  status_id AS "statusId", finish_initiator AS "finishInitiator", direction,
+  total_duration_seconds AS "totalDurationSeconds", wait_time_duration_seconds AS "waitTimeDurationSeconds",
+  talk_time_duration_seconds AS "talkTimeDurationSeconds", is_predictive AS "isPredictive",
+  client_phone AS "clientPhone", has_records AS "hasRecords", created_at AS "createdAt"`;
+
+/** The filter as conditions on `call`. */
+function conditions(p: SqlParams, f: CallFilter): string[] {
+  const conds: string[] = [];
+  if (f.leadIds?.length) conds.push(`lead_id = ANY(${p.add(f.leadIds)}::int[])`);
+  if (f.orderIds?.length) conds.push(`order_id = ANY(${p.add(f.orderIds)}::int[])`);
+  if (f.userIds?.length) conds.push(`user_id = ANY(${p.add(f.userIds)}::int[])`);
+  if (f.statusIds?.length) conds.push(`status_id = ANY(${p.add(f.statusIds)}::int[])`);
+  if (f.from) conds.push(`created_at >= ${p.add(f.from)}`);
+  if (f.to) conds.push(`created_at <= ${p.add(f.to)}`);
+  return conds;
+}
+
+@Injectable()
+export class CallsRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async findById(id: number): Promise<CallRow | null> {
+    const rows: CallRow[] = await this.ds.query(`SELECT ${CALL_COLUMNS} FROM call WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** One page ordered by id; `ids` (from `stats`) confines it to the id range the matches occupy. */
+  async listPage(filter: CallFilter, offset: number, limit: number, ids?: IdBounds): Promise<CallRow[]> {
+    const p = new SqlParams();
+    const conds = [...conditions(p, filter), ...idBoundConditions(p, ids, 'id')];
+    return this.ds.query(`SELECT ${CALL_COLUMNS} FROM call ${whereOf(conds)} ORDER BY id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`, p.values);
+  }
+
+  /**
+   * The exact number of calls matching the filter and bounds of their ids, in one statement:
+   * from counters or counted exactly, as `callCounting` decides (see call-counters.ts).
+   */
+  async stats(filter: CallFilter): Promise<CountStats> {
+    const { sql, params } = this.statsQuery(filter);
+    const rows: { n: string; lo: number | null; hi: number | null }[] = await this.ds.query(sql, params);
+    return { total: Number(rows[0].n), minId: rows[0].lo, maxId: rows[0].hi };
+  }
+
+  /** The statement behind `stats` (also for EXPLAIN in the benchmark). */
+  statsQuery(filter: CallFilter): { sql: string; params: unknown[] } {
+    const counting = callCounting(filter);
+    if (counting.kind === 'counters') return counting.set.statsQuery(counting.filter);
+    const p = new SqlParams();
+    const sql = `SELECT count(*)::bigint AS n, min(id) AS lo, max(id) AS hi FROM call ${whereOf(conditions(p, filter))}`;
+    return { sql, params: p.values };
+  }
+
+  async lockLead(m: EntityManager, leadId: number): Promise<LeadForCall | null> {
+    const rows: LeadForCall[] = await m.query(
+      `SELECT order_id AS "orderId", phone, attempt_count AS "attemptCount", utc_offset AS "utcOffset"
+       FROM lead WHERE id = $1 FOR UPDATE`,
+      [leadId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async references(m: EntityManager, userId: number | null, sipEndpointId: number, statusId: number): Promise<References> {
+    const rows: { user: boolean; sip: boolean; category: string | null; is_callback: boolean | null }[] = await m.query(
+      `SELECT EXISTS (SELECT 1 FROM app_user WHERE id = $1) AS "user",
+              EXISTS (SELECT 1 FROM sip_endpoint WHERE id = $2) AS sip,
+              s.category, s.is_callback
+       FROM (SELECT 1) one LEFT JOIN call_status s ON s.id = $3`,
+      [userId ?? 0, sipEndpointId, statusId],
+    );
+    const r = rows[0];
+    return {
+      userExists: userId === null || r.user,
+      sipEndpointExists: r.sip,
+      status: r.category ? { outcome: r.category as CallOutcome, isCallback: r.is_callback === true } : null,
+    };
+  }
+
+  /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */
+  async insertOnce(m: EntityManager, c: NewCall): Promise<{ id: number; created: boolean }> {
+    const inserted: { id: number }[] = await m.query(
+      `INSERT INTO call (order_id, lead_id, user_id, sip_endpoint_id, status_id, finish_initiator, direction,
+         total_duration_seconds, wait_time_duration_seconds, talk_time_duration_seconds, is_predictive,
+         client_phone, has_records, callback_requested, platform_call_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       ON CONFLICT (order_id, platform_call_id) DO NOTHING RETURNING id`,
+      [c.orderId, c.leadId, c.userId, c.sipEndpointId, c.statusId, c.finishInitiator, c.direction, c.totalDurationSeconds,
+        c.waitTimeDurationSeconds, c.talkTimeDurationSeconds, c.isPredictive, c.clientPhone, c.hasRecords, c.callbackRequested,
+        c.platformCallId, c.createdAt],
+    );
+    if (inserted.length > 0) return { id: inserted[0].id, created: true };
+    const existing: { id: number }[] = await m.query(`SELECT id FROM call WHERE order_id = $1 AND platform_call_id = $2`, [c.orderId, c.platformCallId]);
+    return { id: existing[0].id, created: false };
+  }
+
+  async attemptGroup(m: EntityManager, groupId: number | null): Promise<AttemptGroupRow | null> {
+    const rows: AttemptGroupRow[] = await m.query(
+      `SELECT intervals, repeat_last_interval AS "repeatLast", reset_attempts_enabled AS "resetAttemptsEnabled"
+       FROM call_attempt_group WHERE id = COALESCE($1::int, (SELECT id FROM call_attempt_group WHERE is_default))`,
+      [groupId],
+    );
+    return rows[0] ?? null;
+  }
+
+
+  async updateLeadAttempts(m: EntityManager, leadId: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {
+    await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, updated_at = now() WHERE id = $1`, [leadId, attemptCount, planningCallAt]);
+  }
+}

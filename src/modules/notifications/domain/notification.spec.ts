@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { chunk, describeError, emailSubject, isFinalAttempt, LAST_ERROR_MAX_LENGTH, messengerMessage, wantsChannel } from './notification';
+
+describe('wantsChannel', () => {
+  const on = { enabled: true, priority: null, address: 'a@example.com' } as const;
+
+  it('delivers everything when enabled without a priority filter', () => {
+    expect(wantsChannel(on, 'default')).toBe(true);
+    expect(wantsChannel(on, 'urgent')).toBe(true);
+  });
+  it('delivers nothing when the channel is off', () => {
+    expect(wantsChannel({ ...on, enabled: false }, 'urgent')).toBe(false);
+  });
+  it('urgent priority lets only urgent notifications through', () => {
+    expect(wantsChannel({ ...on, priority: 'urgent' }, 'default')).toBe(false);
+    expect(wantsChannel({ ...on, priority: 'urgent' }, 'urgent')).toBe(true);
+  });
+  it('needs an address (e.g. a messenger chat id)', () => {
+    expect(wantsChannel({ ...on, address: null }, 'urgent')).toBe(false);
+    expect(wantsChannel({ ...on, address: '  ' }, 'urgent')).toBe(false);
+  });
+  it('an urgent notification reaches at least everyone a default one reaches', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.constantFrom('urgent' as const, null), fc.option(fc.string()), (enabled, priority, address) => {
+        const pref = { enabled, priority, address };
+        if (wantsChannel(pref, 'default')) expect(wantsChannel(pref, 'urgent')).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('isFinalAttempt', () => {
+  it('is the attempt whose retry count reached the limit', () => {
+    expect(isFinalAttempt(0, 0)).toBe(true);
+    expect(isFinalAttempt(0, 5)).toBe(false);
+    expect(isFinalAttempt(4, 5)).toBe(false);
+    expect(isFinalAttempt(5, 5)).toBe(true);
+  });
+});
+
+describe('wording', () => {
+  const n = { type: 'urgent' as const, level: 'danger' as const, title: 'Queue overflow', text: '120 leads waiting' };
+  it('marks urgent e-mails in the subject', () => {
+    expect(emailSubject(n)).toBe('[URGENT] Queue overflow');
+    expect(emailSubject({ ...n, type: 'default' })).toBe('Queue overflow');
+  });
+  it('builds the messenger message', () => {
+    expect(messengerMessage('12345', 7, n)).toEqual({
+      chatId: '12345',
+      text: 'Queue overflow\n\n120 leads waiting',
+      urgent: true,
+      level: 'danger',
+      notificationId: 7,
+    });
+  });
+});
+
+describe('describeError', () => {
+  it('keeps one bounded, non-empty line', () => {
+    expect(describeError(new Error('HTTP 500\nInternal'))).toBe('HTTP 500 Internal');
+    expect(describeError(new Error(''))).toBe('unknown error');
+    expect(describeError(undefined)).toBe('unknown error');
+    expect(describeError('x'.repeat(5000))).toHaveLength(LAST_ERROR_MAX_LENGTH);
+  });
+});
+
+describe('chunk', () => {
+  it('splits in order into pieces of at most size, losing nothing', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer()), fc.integer({ min: 1, max: 20 }), (items, size) => {
+        const parts = chunk(items, size);
+        expect(parts.flat()).toEqual(items);
+        expect(parts.every((p) => p.length >= 1 && p.length <= size)).toBe(true);
+        expect(parts.slice(0, -1).every((p) => p.length === size)).toBe(true);
+      }),
+    );
+  });
+  it('rejects a size below 1', () => {
+    expect(() => chunk([1], 0)).toThrow(RangeError);
+  });
+});
