@@ -1,0 +1,50 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import type { App } from 'supertest/types';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { configureApp } from '../../src/app.setup';
+import { AppConfig, loadConfig } from '../../src/config/app.config';
+import { ApiKeysService } from '../../src/modules/auth/api-keys.service';
+import { Scope } from '../../src/modules/auth/domain/api-key';
+import { createTestDatabase } from './test-db';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: App;
+  ds: DataSource;
+  config: AppConfig;
+  databaseUrl: string;
+  /** A key with every scope. */
+  apiKey: string;
+  keyWith(...scopes: Scope[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Boots the real AppModule on a private database cloned from the migrated template. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig({ WORKERS: '1', API_KEY_CACHE_TTL_MS: '0', ...env });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, databaseUrl: db.url }), {
+    bodyParser: false,
+    logger: ['error'],
+  });
+  configureApp(app);
+  await app.init();
+  const keys = app.get(ApiKeysService);
+  keys.cacheTtlMs = config.apiKeyCacheTtlMs;
+  const { key } = await keys.create('test-all', ['api', 'admin', 'telephony']);
+  return {
+    app,
+    http: app.getHttpServer() as App,
+    ds: app.get(DataSource),
+    config,
+    databaseUrl: db.url,
+    apiKey: key,
+    keyWith: async (...scopes: Scope[]) => (await keys.create(`test-${scopes.join('-')}-${Math.random()}`, scopes)).key,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
