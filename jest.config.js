@@ -6,6 +6,9 @@ const transform = {
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {
+  // Jest reads testTimeout from the root config only; inside a project entry it is ignored.
+  // e2e tests drive a real server and database on a shared 2-core machine: 30 s, not 5 s.
+  testTimeout: 30000,
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' },
     {
@@ -15,7 +18,6 @@ module.exports = {
       testRegex: '\\.e2e-spec\\.ts$',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 30000,
     },
   ],
 };
