@@ -9,6 +9,7 @@ import { dataSourceOptions } from './database/data-source';
 import { SeedModule } from './database/seed/seed.module';
 import { DATABASE_URL } from './database/tokens';
 import { AuthModule } from './modules/auth/auth.module';
+import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { HealthModule } from './modules/health/health.module';
 import { QueueModule } from './modules/queue/queue.module';
 import { UsersModule } from './modules/users/users.module';
@@ -42,6 +43,7 @@ export class AppModule {
         SeedModule,
         IdempotencyModule,
         QueueModule,
+        RateLimitModule,
         AuthModule,
         HealthModule,
         UsersModule,

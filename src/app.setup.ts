@@ -35,7 +35,9 @@ export function configureApp(app: NestExpressApplication): INestApplication {
     .setTitle('Call-center integration API')
     .setDescription(
       'Orders, leads, calls, users, agent groups, custom fields, call attempt groups, notifications and health. ' +
-        'Every response is the envelope {success, message, data}. Authenticate with the X-Api-Key header.',
+        'Every response is the envelope {success, message, data}. Authenticate with the X-Api-Key header. ' +
+        'When the deployment sets RATE_LIMIT_REQUESTS, each key has a request budget per window: responses carry ' +
+        'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, and a spent budget answers 429 with Retry-After.',
     )
     .setVersion('1.0')
     .addApiKey({ type: 'apiKey', name: 'X-Api-Key', in: 'header' }, 'api-key')

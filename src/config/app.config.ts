@@ -26,6 +26,8 @@ class Env {
   @IsOptional() @IsUrl({ require_tld: false }) MESSENGER_BOT_URL?: string;
   @int() @IsOptional() @IsInt() @Min(0) @Max(20) NOTIFICATION_RETRY_LIMIT?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(3600) NOTIFICATION_RETRY_DELAY_SECONDS?: number;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(1_000_000) RATE_LIMIT_REQUESTS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(86400) RATE_LIMIT_WINDOW_SECONDS?: number;
 }
 
 export interface AppConfig {
@@ -52,6 +54,9 @@ export interface AppConfig {
   notificationRetryLimit: number;
   /** First retry delay; later ones back off exponentially. */
   notificationRetryDelaySeconds: number;
+  /** Requests one API key may make per window, across all instances; 0 = no limit. */
+  rateLimitRequests: number;
+  rateLimitWindowSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     messengerBotUrl: parsed.MESSENGER_BOT_URL,
     notificationRetryLimit: parsed.NOTIFICATION_RETRY_LIMIT ?? 5,
     notificationRetryDelaySeconds: parsed.NOTIFICATION_RETRY_DELAY_SECONDS ?? 2,
+    rateLimitRequests: parsed.RATE_LIMIT_REQUESTS ?? 0,
+    rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS ?? 60,
   };
 }
 

@@ -1,19 +1,24 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { DomainError } from '../../../common/domain-error';
 import { ApiKeysService } from '../api-keys.service';
 import { ApiKeyPrincipal, Scope } from '../domain/api-key';
+import { RATE_LIMITER, type RateLimiter } from '../../rate-limit/rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators';
 
 export type AuthedRequest = Request & { apiKey?: ApiKeyPrincipal };
 
-/** Global guard: every route needs `X-Api-Key` with the route's scope unless marked @Public. */
+/**
+ * Global guard: every route needs `X-Api-Key` with the route's scope unless marked @Public.
+ * Once the key is known, the rate limiter (when enabled) counts the request against it.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
+    @Optional() @Inject(RATE_LIMITER) private readonly limiter: RateLimiter | null = null,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -28,6 +33,6 @@ export class ApiKeyGuard implements CanActivate {
       throw new DomainError('forbidden', 'API_KEY_SCOPE', `This API key lacks the '${required}' scope`);
     }
     req.apiKey = principal;
-    return true;
+    return this.limiter ? this.limiter.canActivate(context) : true;
   }
 }

@@ -1,0 +1,33 @@
+import { ExecutionContext } from '@nestjs/common';
+import { ThrottlerGuard } from '@nestjs/throttler';
+import { DomainError } from '../../common/domain-error';
+import type { AuthedRequest } from '../auth/http/api-key.guard';
+
+/** Injection token of the limiter; `null` when rate limiting is switched off. */
+export const RATE_LIMITER = Symbol('RATE_LIMITER');
+
+/** What the API key guard calls once it knows the client. */
+export interface RateLimiter {
+  canActivate(context: ExecutionContext): Promise<boolean>;
+}
+
+/**
+ * @nestjs/throttler's guard with the service's policy: one budget per API key across all
+ * routes (not per route), the client's address only for requests without a key, and the
+ * 429 leaves as a domain error so the global filter writes the usual envelope.
+ * `X-RateLimit-Limit/-Remaining/-Reset` go on every limited response, `Retry-After` on a 429.
+ */
+export class RateLimitGuard extends ThrottlerGuard implements RateLimiter {
+  protected override async getTracker(raw: Record<string, unknown>): Promise<string> {
+    const req = raw as unknown as AuthedRequest;
+    return req.apiKey ? `key:${req.apiKey.id}` : `ip:${String(req.ip)}`;
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+    return `${throttlerName}:${tracker}`;
+  }
+
+  protected override async throwThrottlingException(): Promise<void> {
+    throw new DomainError('rate_limited', 'RATE_LIMITED', 'Too many requests for this API key, retry after the Retry-After seconds');
+  }
+}
