@@ -2,6 +2,7 @@ import { authCacheBench } from './auth-cache';
 import { callsListBench } from './calls-list';
 import { leadCreateBench } from './lead-create';
 import { leadsListBench } from './leads-list';
+import { rateLimitBench } from './rate-limit';
 
 /** npm run bench -- <name>: benchmarks that report ratios against a baseline measured in the same run. */
 const BENCHES: Record<string, () => Promise<void>> = {
@@ -9,6 +10,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   'leads-list': leadsListBench,
   'lead-create': leadCreateBench,
   'calls-list': callsListBench,
+  'rate-limit': rateLimitBench,
 };
 
 async function main(): Promise<void> {
