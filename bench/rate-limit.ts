@@ -1,5 +1,4 @@
-import { load, table } from './support/load';
-import { machine, startBenchApp, startBenchDatabase } from './support/bench-app';
+import { benchReadUnderConfigs } from './support/config-variants';
 
 /**
  * What the rate limiter costs: the same authenticated read with the limiter off and on (one
@@ -7,23 +6,8 @@ import { machine, startBenchApp, startBenchDatabase } from './support/bench-app'
  * Baseline: the unauthenticated liveness probe, measured in the same run.
  */
 export async function rateLimitBench(): Promise<void> {
-  const db = await startBenchDatabase();
-  const rows = [];
-  try {
-    for (const on of [false, true]) {
-      const app = await startBenchApp(db.url, { RATE_LIMIT_REQUESTS: on ? '1000000' : '0', RATE_LIMIT_WINDOW_SECONDS: '86400', WORKERS: '0' });
-      try {
-        if (!on) rows.push(await load('GET /health/live (no auth, baseline)', { url: `${app.url}/health/live` }));
-        rows.push(await load(`GET /v2/api-key/ with rate limiting ${on ? 'on' : 'off'}`, {
-          url: `${app.url}/v2/api-key/`,
-          headers: { 'x-api-key': app.apiKey },
-        }));
-      } finally {
-        await app.close();
-      }
-    }
-  } finally {
-    await db.close();
-  }
-  console.log(`\nrate-limit on ${machine()}\n${table(rows, rows[0])}`);
+  await benchReadUnderConfigs('rate-limit', '/v2/api-key/', [
+    { label: 'with rate limiting off', env: { RATE_LIMIT_REQUESTS: '0' } },
+    { label: 'with rate limiting on', env: { RATE_LIMIT_REQUESTS: '1000000', RATE_LIMIT_WINDOW_SECONDS: '86400' } },
+  ]);
 }

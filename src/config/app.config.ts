@@ -28,6 +28,7 @@ class Env {
   @int() @IsOptional() @IsInt() @Min(1) @Max(3600) NOTIFICATION_RETRY_DELAY_SECONDS?: number;
   @int() @IsOptional() @IsInt() @Min(0) @Max(1_000_000) RATE_LIMIT_REQUESTS?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(86400) RATE_LIMIT_WINDOW_SECONDS?: number;
+  @bool() @IsOptional() @IsBoolean() METRICS_ENABLED?: boolean;
 }
 
 export interface AppConfig {
@@ -57,6 +58,8 @@ export interface AppConfig {
   /** Requests one API key may make per window, across all instances; 0 = no limit. */
   rateLimitRequests: number;
   rateLimitWindowSeconds: number;
+  /** Time every HTTP request for `GET /metrics` (the endpoint itself is always there). */
+  metricsEnabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     notificationRetryDelaySeconds: parsed.NOTIFICATION_RETRY_DELAY_SECONDS ?? 2,
     rateLimitRequests: parsed.RATE_LIMIT_REQUESTS ?? 0,
     rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS ?? 60,
+    metricsEnabled: parsed.METRICS_ENABLED ?? true,
   };
 }
 
