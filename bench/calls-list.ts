@@ -150,7 +150,7 @@ export async function callsListBench(): Promise<void> {
       console.log(`\n${title}\n${rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
     };
     const repo = new CallsRepository(app.ds);
-    const filters: [string, Parameters<CallsRepository['stats']>[0]][] = [
+    const filters: [string, Parameters<CallsRepository['stats']>[1]][] = [
       ['order', { orderIds: [orderId] }],
       ['order + createdAt range', { orderIds: [orderId], from: new Date(from), to: new Date(to) }],
       ['order + statusIds=4,5', { orderIds: [orderId], statusIds: [4, 5] }],
@@ -158,7 +158,7 @@ export async function callsListBench(): Promise<void> {
       ['order + userIds', { orderIds: [orderId], userIds: [agent] }],
     ];
     for (const [name, filter] of filters) {
-      const stats = await repo.stats(filter);
+      const stats = await repo.stats(app.ds, filter);
       const q = repo.statsQuery(filter);
       await explain(`EXPLAIN total + id bounds, ${name} (total ${stats.total}, ids ${stats.minId}..${stats.maxId}):`, q.sql, q.params);
       // The page statement exactly as listPage sends it (LIMIT/OFFSET as parameters too).
@@ -173,9 +173,9 @@ export async function callsListBench(): Promise<void> {
 }
 
 /** The statement CallsRepository.listPage runs, captured from it. */
-function pageStatement(filter: Parameters<CallsRepository['listPage']>[0], minId: number, maxId: number): { sql: string; params: unknown[] } {
+function pageStatement(filter: Parameters<CallsRepository['listPage']>[1], minId: number, maxId: number): { sql: string; params: unknown[] } {
   let captured: { sql: string; params: unknown[] } = { sql: '', params: [] };
-  const spy = { query: async (sql: string, params: unknown[]) => ((captured = { sql, params }), []) } as unknown as DataSource;
-  void new CallsRepository(spy).listPage(filter, 0, 50, { minId, maxId });
+  const spy = { query: async (sql: string, params?: unknown[]) => ((captured = { sql, params: params ?? [] }), []) };
+  void new CallsRepository(spy as unknown as DataSource).listPage(spy, filter, 0, 50, { minId, maxId });
   return captured;
 }

@@ -109,13 +109,13 @@ export async function leadsListBench(): Promise<void> {
     };
     const repo = new LeadsRepository(app.ds);
     const page = `SELECT l.*, o.code FROM lead l JOIN call_order o ON o.id = l.order_id`;
-    const plain = await repo.stats({ orderIds: [orderId] });
+    const plain = await repo.stats(app.ds, { orderIds: [orderId] });
     await explain(
       `EXPLAIN list page, order filter, first page (ids ${plain.minId}..${plain.maxId} from the counters):`,
       `${page} WHERE l.order_id = ANY($1::int[]) AND l.id >= $2 AND l.id <= $3 ORDER BY l.id LIMIT 50 OFFSET 0`,
       [[orderId], plain.minId, plain.maxId],
     );
-    const ranged = await repo.stats({ orderIds: [orderId], createdFrom: new Date(from), createdTo: new Date(to) });
+    const ranged = await repo.stats(app.ds, { orderIds: [orderId], createdFrom: new Date(from), createdTo: new Date(to) });
     await explain(
       `EXPLAIN list page, order + createdAt range (ids ${ranged.minId}..${ranged.maxId} from the counters):`,
       `${page} WHERE l.order_id = ANY($1::int[]) AND l.created_at >= $2 AND l.created_at <= $3 AND l.id >= $4 AND l.id <= $5

@@ -5,7 +5,8 @@ import { ApiExceptionFilter } from './common/http-exception.filter';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { APP_CONFIG, AppConfig } from './config/app.config';
-import { dataSourceOptions } from './database/data-source';
+import { dataSourceOptions, openDataSource, replicatedDataSourceOptions } from './database/data-source';
+import { ReadDatabase } from './database/read-database';
 import { SeedModule } from './database/seed/seed.module';
 import { DATABASE_URL } from './database/tokens';
 import { AuthModule } from './modules/auth/auth.module';
@@ -36,10 +37,13 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
-        TypeOrmModule.forRoot({
-          ...dataSourceOptions(databaseUrl),
-          autoLoadEntities: true,
-          extra: { max: config.dbPoolSize, connectionTimeoutMillis: 3000 },
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({
+            ...dataSourceOptions(databaseUrl, replicatedDataSourceOptions(databaseUrl, config.databaseReplicaUrls)),
+            autoLoadEntities: true,
+            extra: { max: config.dbPoolSize, connectionTimeoutMillis: 3000 },
+          }),
+          dataSourceFactory: (options) => openDataSource(options!),
         }),
         SeedModule,
         IdempotencyModule,
@@ -62,10 +66,11 @@ export class AppModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: DATABASE_URL, useValue: databaseUrl },
+        ReadDatabase,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [APP_CONFIG, DATABASE_URL],
+      exports: [APP_CONFIG, DATABASE_URL, ReadDatabase],
     };
   }
 }

@@ -9,6 +9,7 @@ const bool = () =>
 class Env {
   @int() @IsOptional() @IsInt() @Min(0) @Max(65535) PORT?: number;
   @IsOptional() @IsString() DATABASE_URL?: string;
+  @IsOptional() @IsString() DATABASE_REPLICA_URLS?: string;
   @IsOptional() @IsString() DATA_DIR?: string;
   @bool() @IsOptional() @IsBoolean() SEED_DEMO?: boolean;
   @IsOptional() @IsString() API_KEY?: string;
@@ -34,6 +35,8 @@ class Env {
 export interface AppConfig {
   port: number;
   databaseUrl?: string;
+  /** Read replicas for lag-tolerant reads (lead and call lists); empty = read from the primary. */
+  databaseReplicaUrls: string[];
   dataDir: string;
   seedDemo: boolean;
   apiKey?: string;
@@ -77,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port: parsed.PORT ?? 3000,
     databaseUrl: parsed.DATABASE_URL,
+    databaseReplicaUrls: (parsed.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
     dataDir: parsed.DATA_DIR ?? './data',
     seedDemo: parsed.SEED_DEMO ?? false,
     apiKey: parsed.API_KEY,

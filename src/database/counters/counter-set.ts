@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { BucketRange, hourOf, planCount } from './count-plan';
 import { SqlParams, whereOf } from './sql-params';
+import type { Queryable } from '../read-database';
 
 /**
  * Exact, cheap `total`s of filtered lists over a large table (PRODUCT.md "Lists").
@@ -210,9 +211,9 @@ export class CounterSet {
   }
 
   /** The exact count of matching rows and bounds of their ids, in one statement (one snapshot). */
-  async stats(ds: DataSource, filter: CounterFilter): Promise<CountStats> {
+  async stats(db: Queryable, filter: CounterFilter): Promise<CountStats> {
     const { sql, params } = this.statsQuery(filter);
-    const rows: { n: string; lo: number | null; hi: number | null }[] = await ds.query(sql, params);
+    const rows: { n: string; lo: number | null; hi: number | null }[] = await db.query(sql, params);
     return { total: Number(rows[0].n), minId: rows[0].lo, maxId: rows[0].hi };
   }
 

@@ -7,6 +7,7 @@ import { countedPage } from '../../database/counters/counted-page';
 import { OrdersService } from '../orders/orders.service';
 import { durationProblems, planAfterCall } from './domain/after-call';
 import { CallFilter, CallRow, CallsRepository } from './persistence/calls.repository';
+import { ReadDatabase } from '../../database/read-database';
 
 export interface RecordCallInput {
   platformCallId: string;
@@ -35,6 +36,7 @@ export class CallsService {
     private readonly ds: DataSource,
     private readonly calls: CallsRepository,
     private readonly orders: OrdersService,
+    private readonly read: ReadDatabase,
   ) {}
 
   async getCall(id: number): Promise<CallRow> {
@@ -48,7 +50,8 @@ export class CallsService {
       throw DomainError.validation([{ field: 'leadIds', message: 'leadIds or orderIds is required' }]);
     }
     // Exact total and id bounds first (counters or the lead index), then a page confined to them.
-    return countedPage(await this.calls.stats(q), q.offset, (ids) => this.calls.listPage(q, q.offset, q.limit, ids));
+    // Lag-tolerant: served by a read replica when configured (page and total from the same one).
+    return this.read.run(async (db) => countedPage(await this.calls.stats(db, q), q.offset, (ids) => this.calls.listPage(db, q, q.offset, q.limit, ids)));
   }
 
   /**

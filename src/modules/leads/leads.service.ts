@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
 import { countedPage } from '../../database/counters/counted-page';
+import { ReadDatabase } from '../../database/read-database';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { OrdersService } from '../orders/orders.service';
@@ -51,6 +52,7 @@ export class LeadsService implements OnModuleInit {
     private readonly customFields: CustomFieldsService,
     private readonly queue: JobQueueService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly read: ReadDatabase,
   ) {}
 
   onModuleInit(): void {
@@ -167,7 +169,10 @@ export class LeadsService implements OnModuleInit {
    */
   async listLeads(filter: LeadFilter, offset: number, limit: number): Promise<Page<Lead>> {
     const filtered = !!(filter.orderIds?.length || filter.statusIds?.length || filter.createdFrom || filter.createdTo);
-    return countedPage(await this.repo.stats(filter), offset, (ids) => this.repo.listPage(filter, offset, limit, filtered ? ids : undefined));
+    // Lag-tolerant: served by a read replica when configured (page and total from the same one).
+    return this.read.run(async (db) =>
+      countedPage(await this.repo.stats(db, filter), offset, (ids) => this.repo.listPage(db, filter, offset, limit, filtered ? ids : undefined)),
+    );
   }
 
   /** Partial update: only the fields sent change. */

@@ -5,6 +5,7 @@ import { CountStats } from '../../../database/counters/counter-set';
 import { SqlParams, whereOf } from '../../../database/counters/sql-params';
 import { CallOutcome } from '../domain/after-call';
 import { callCounting } from './call-counters';
+import type { Queryable } from '../../../database/read-database';
 
 export interface CallRow {
   id: number;
@@ -90,19 +91,19 @@ export class CallsRepository {
   }
 
   /** One page ordered by id; `ids` (from `stats`) confines it to the id range the matches occupy. */
-  async listPage(filter: CallFilter, offset: number, limit: number, ids?: IdBounds): Promise<CallRow[]> {
+  async listPage(db: Queryable, filter: CallFilter, offset: number, limit: number, ids?: IdBounds): Promise<CallRow[]> {
     const p = new SqlParams();
     const conds = [...conditions(p, filter), ...idBoundConditions(p, ids, 'id')];
-    return this.ds.query(`SELECT ${CALL_COLUMNS} FROM call ${whereOf(conds)} ORDER BY id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`, p.values);
+    return db.query(`SELECT ${CALL_COLUMNS} FROM call ${whereOf(conds)} ORDER BY id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`, p.values);
   }
 
   /**
    * The exact number of calls matching the filter and bounds of their ids, in one statement:
    * from counters or counted exactly, as `callCounting` decides (see call-counters.ts).
    */
-  async stats(filter: CallFilter): Promise<CountStats> {
+  async stats(db: Queryable, filter: CallFilter): Promise<CountStats> {
     const { sql, params } = this.statsQuery(filter);
-    const rows: { n: string; lo: number | null; hi: number | null }[] = await this.ds.query(sql, params);
+    const rows: { n: string; lo: number | null; hi: number | null }[] = await db.query(sql, params);
     return { total: Number(rows[0].n), minId: rows[0].lo, maxId: rows[0].hi };
   }
 

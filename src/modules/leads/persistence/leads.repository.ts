@@ -6,6 +6,7 @@ import { SqlParams, whereOf } from '../../../database/counters/sql-params';
 import type { Lead, UpdateLeadInput } from '../domain/lead';
 import type { NewLead } from '../domain/new-lead';
 import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
+import type { Queryable } from '../../../database/read-database';
 
 /** Lead columns as domain fields; `l` is the lead, `o` its order. */
 const LEAD_SELECT = `
@@ -205,13 +206,13 @@ export class LeadsRepository {
    * One page ordered by id, with each lead's order code from the same query. `ids` (from
    * `stats`) confines the scan to the id range the matching leads can occupy.
    */
-  async listPage(filter: LeadFilter, offset: number, limit: number, ids?: IdBounds): Promise<Lead[]> {
+  async listPage(db: Queryable, filter: LeadFilter, offset: number, limit: number, ids?: IdBounds): Promise<Lead[]> {
     const p = new SqlParams();
     const conds = LEAD_COUNTERS.keyConditions(p, leadCounterFilter(filter), 'l.');
     if (filter.createdFrom) conds.push(`l.created_at >= ${p.add(filter.createdFrom)}`);
     if (filter.createdTo) conds.push(`l.created_at <= ${p.add(filter.createdTo)}`);
     conds.push(...idBoundConditions(p, ids, 'l.id'));
-    return this.ds.query(
+    return db.query(
       `SELECT ${LEAD_SELECT} FROM lead l JOIN call_order o ON o.id = l.order_id ${whereOf(conds)}
        ORDER BY l.id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`,
       p.values,
@@ -223,8 +224,8 @@ export class LeadsRepository {
    * counters (database/counters: whole days and hours from the counters, the boundary hours a
    * createdAt range cuts counted exactly), in one statement.
    */
-  stats(filter: LeadFilter): Promise<CountStats> {
-    return LEAD_COUNTERS.stats(this.ds, leadCounterFilter(filter));
+  stats(db: Queryable, filter: LeadFilter): Promise<CountStats> {
+    return LEAD_COUNTERS.stats(db, leadCounterFilter(filter));
   }
 
   /** The statement behind `stats` (also for EXPLAIN in the benchmark). */
