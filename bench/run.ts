@@ -2,7 +2,7 @@ import { authCacheBench } from './auth-cache';
 import { callsListBench } from './calls-list';
 import { leadCreateBench } from './lead-create';
 import { leadsListBench } from './leads-list';
-import { metricsBench } from './metrics';
+import { observabilityBench } from './observability';
 import { rateLimitBench } from './rate-limit';
 
 /** npm run bench -- <name>: benchmarks that report ratios against a baseline measured in the same run. */
@@ -12,7 +12,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   'lead-create': leadCreateBench,
   'calls-list': callsListBench,
   'rate-limit': rateLimitBench,
-  metrics: metricsBench,
+  observability: observabilityBench,
 };
 
 async function main(): Promise<void> {

@@ -12,7 +12,7 @@ import { DATABASE_URL } from './database/tokens';
 import { AuthModule } from './modules/auth/auth.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { HealthModule } from './modules/health/health.module';
-import { MetricsModule } from './modules/metrics/metrics.module';
+import { ObservabilityModule } from './modules/observability/observability.module';
 import { QueueModule } from './modules/queue/queue.module';
 import { UsersModule } from './modules/users/users.module';
 import { AgentGroupsModule } from './modules/agent-groups/agent-groups.module';
@@ -51,7 +51,7 @@ export class AppModule {
         RateLimitModule,
         AuthModule,
         HealthModule,
-        MetricsModule,
+        ObservabilityModule,
         UsersModule,
         AgentGroupsModule,
         SipEndpointsModule,

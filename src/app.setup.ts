@@ -1,8 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Response } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { parse as parseQuery } from 'qs';
 import { createValidationPipe } from './common/validation';
+import { type ObservedRequest, RequestObserverMiddleware } from './modules/observability/http/request-observer.middleware';
 
 export const BODY_LIMIT = '1mb';
 
@@ -24,6 +26,9 @@ export function parseQueryString(q: string): Record<string, unknown> {
  * validation, OpenAPI. Shared by main.ts and the e2e tests so they exercise the same app.
  */
 export function configureApp(app: NestExpressApplication): INestApplication {
+  // First of all: request id, timing and access log see every request, also those the body parser refuses.
+  const observer = app.get(RequestObserverMiddleware);
+  app.use((req: ObservedRequest, res: Response, next: NextFunction) => observer.use(req, res, next));
   // JSON bodies up to 1 MiB; a request without Content-Type is read as JSON too (API.md: all requests are JSON).
   app.useBodyParser('json', { limit: BODY_LIMIT, type: (req: { headers: Record<string, unknown> }) => !req.headers['content-type'] || /json/i.test(String(req.headers['content-type'])) });
   app.set('query parser', parseQueryString);

@@ -64,9 +64,10 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
 }
 
 /** The real application listening on a free loopback port. */
-export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchApp> {
+export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}, opts: { infoLogs?: boolean } = {}): Promise<BenchApp> {
   const config = loadConfig({ WORKERS: '2', ...env });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, databaseUrl }), { bodyParser: false, logger: ['error'] });
+  const logger = opts.infoLogs ? (['error', 'warn', 'log'] as const) : (['error'] as const);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, databaseUrl }), { bodyParser: false, logger: [...logger] });
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const keys = app.get(ApiKeysService);

@@ -34,11 +34,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
+    const requestId = host.switchToHttp().getRequest<{ requestId?: string }>().requestId;
+    const tag = requestId ? ` [request ${requestId}]` : '';
     const { status, message, data, headers } = this.describe(exception);
     if (status >= 500 && status !== 503) {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      this.logger.error(`${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}${tag}`);
     } else if (status === 503) {
-      this.logger.warn(`Database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+      this.logger.warn(`Database unavailable: ${exception instanceof Error ? exception.message : String(exception)}${tag}`);
     }
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);

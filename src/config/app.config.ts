@@ -30,6 +30,7 @@ class Env {
   @int() @IsOptional() @IsInt() @Min(0) @Max(1_000_000) RATE_LIMIT_REQUESTS?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(86400) RATE_LIMIT_WINDOW_SECONDS?: number;
   @bool() @IsOptional() @IsBoolean() METRICS_ENABLED?: boolean;
+  @bool() @IsOptional() @IsBoolean() ACCESS_LOG?: boolean;
 }
 
 export interface AppConfig {
@@ -63,6 +64,8 @@ export interface AppConfig {
   rateLimitWindowSeconds: number;
   /** Time every HTTP request for `GET /metrics` (the endpoint itself is always there). */
   metricsEnabled: boolean;
+  /** One log line per request (method, path, status, duration, key id, request id). */
+  accessLog: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitRequests: parsed.RATE_LIMIT_REQUESTS ?? 0,
     rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS ?? 60,
     metricsEnabled: parsed.METRICS_ENABLED ?? true,
+    accessLog: parsed.ACCESS_LOG ?? true,
   };
 }
 

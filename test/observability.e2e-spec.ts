@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { createLeadOrder, leadBody, testPhone } from './factories/leads';
 import { createTestApp, TestApp } from './support/test-app';
@@ -67,6 +68,81 @@ describe('GET /metrics (Prometheus)', () => {
     expect(sample(text, 'queue_backlog_jobs', { queue: 'lead.create' })).toBe(before + 3);
     expect(sample(text, 'queue_consumers', { queue: 'lead.create', kind: 'current' })).toBe(0);
     expect(sample(text, 'queue_consumers', { queue: 'lead.create', kind: 'needed' })).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('request ids and the access log', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ WORKERS: '0' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("echoes the caller's sane X-Request-Id, and replaces a missing or unsafe one with a UUID", async () => {
+    const kept = await request(t.http).get('/v2/user/list/').set('X-Api-Key', t.apiKey).set('X-Request-Id', 'crm-7f3a.42').expect(200);
+    expect(kept.headers['x-request-id']).toBe('crm-7f3a.42');
+    const fresh = await request(t.http).get('/v2/user/list/').set('X-Api-Key', t.apiKey).expect(200);
+    expect(fresh.headers['x-request-id']).toMatch(UUID);
+    const unsafe = await request(t.http).get('/v2/user/list/').set('X-Api-Key', t.apiKey).set('X-Request-Id', 'a b"c').expect(200);
+    expect(unsafe.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('gives an id to, times and logs requests the body parser refuses', async () => {
+    const admin = await t.keyWith('admin');
+    const before = sample(await request(t.http).get('/metrics').set('X-Api-Key', admin).then((r) => r.text), 'http_requests_total', { method: 'POST', route: '<unmatched>', status: '400' }) ?? 0;
+    const res = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json').send('{"phone": ').expect(400);
+    expect(res.headers['x-request-id']).toMatch(UUID);
+    const text = (await request(t.http).get('/metrics').set('X-Api-Key', admin)).text;
+    expect(sample(text, 'http_requests_total', { method: 'POST', route: '<unmatched>', status: '400' })).toBe(before + 1);
+  });
+
+  it('writes one line per request with method, path, status, duration, key and request id, never the body', async () => {
+    const spy = jest.spyOn(Logger.prototype, 'log');
+    try {
+      const order = await createLeadOrder(t);
+      const phone = testPhone();
+      const res = await request(t.http)
+        .post('/v2/lead/create/')
+        .set('X-Api-Key', t.apiKey)
+        .set('X-Request-Id', 'trace-me-1')
+        .send(leadBody(order, { phone, name: 'Secret Sam' }))
+        .expect(200);
+      await new Promise((r) => setImmediate(r));
+      const lines = spy.mock.calls.map(([m]) => String(m)).filter((m) => m.includes('trace-me-1'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^POST \/v2\/lead\/create\/ 200 [\d.]+ms key=\d+ id=trace-me-1$/);
+      expect(lines[0]).not.toContain(phone.slice(1));
+      expect(lines[0]).not.toContain('Secret Sam');
+      expect(res.body.success).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('ACCESS_LOG=false, LOG_FORMAT=json', () => {
+  it('writes no access lines when switched off, and JSON objects when on', async () => {
+    const spy = jest.spyOn(Logger.prototype, 'log');
+    const off = await createTestApp({ WORKERS: '0', ACCESS_LOG: 'false' });
+    const on = await createTestApp({ WORKERS: '0', LOG_FORMAT: 'json' });
+    try {
+      await request(off.http).get('/v2/user/list/').set('X-Api-Key', off.apiKey).set('X-Request-Id', 'quiet-1').expect(200);
+      await request(on.http).get('/v2/user/list/?limit=1').set('X-Api-Key', on.apiKey).set('X-Request-Id', 'json-1').expect(200);
+      await new Promise((r) => setImmediate(r));
+      const calls = spy.mock.calls.map(([m]) => m);
+      expect(calls.filter((m) => JSON.stringify(m).includes('quiet-1'))).toHaveLength(0);
+      expect(calls.filter((m) => JSON.stringify(m).includes('json-1'))).toEqual([
+        { requestId: 'json-1', method: 'GET', path: '/v2/user/list/?limit=1', status: 200, durationMs: expect.any(Number), apiKeyId: expect.any(Number) },
+      ]);
+    } finally {
+      spy.mockRestore();
+      await off.close();
+      await on.close();
+    }
   });
 });
 

@@ -1,0 +1,58 @@
+import { Inject, Injectable, Logger, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../../../common/request-id';
+import { APP_CONFIG, AppConfig } from '../../../config/app.config';
+import type { AuthedRequest } from '../../auth/http/api-key.guard';
+import { MetricsService, UNMATCHED_ROUTE } from '../metrics.service';
+
+export type ObservedRequest = AuthedRequest & { requestId?: string };
+
+/**
+ * The matched route pattern. Requests no controller matched land on Nest's catch-all
+ * not-found route (a wildcard pattern; the API itself has none) or on no route at all.
+ */
+export function routeLabel(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' && !path.includes('*') ? path : UNMATCHED_ROUTE;
+}
+
+/**
+ * Every request: a request id (the caller's `X-Request-Id` when sane, else a new one) echoed in
+ * the response and used in our logs; once the last byte is sent, its timing recorded under the
+ * route pattern Express matched (`/v2/lead/detail/:leadId`, never the raw path, so ids do not
+ * multiply the series) and one access-log line (method, path, status, duration, key, id;
+ * never bodies, which carry customers' phones and names).
+ */
+@Injectable()
+export class RequestObserverMiddleware implements NestMiddleware {
+  private readonly logger = new Logger('HTTP');
+
+  constructor(
+    private readonly metrics: MetricsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  use(req: ObservedRequest, res: Response, next: NextFunction): void {
+    const started = process.hrtime.bigint();
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    req.requestId = requestId;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeLabel(req);
+      if (this.config.metricsEnabled) this.metrics.observeRequest(req.method, route, res.statusCode, seconds);
+      if (this.config.accessLog) this.logAccess(req, res.statusCode, seconds, requestId);
+    });
+    next();
+  }
+
+  private logAccess(req: ObservedRequest, status: number, seconds: number, requestId: string): void {
+    const ms = Math.round(seconds * 10_000) / 10;
+    const keyId = req.apiKey?.id ?? null;
+    if (this.config.logFormat === 'json') {
+      this.logger.log({ requestId, method: req.method, path: req.originalUrl, status, durationMs: ms, apiKeyId: keyId });
+    } else {
+      this.logger.log(`${req.method} ${req.originalUrl} ${status} ${ms}ms key=${keyId ?? '-'} id=${requestId}`);
+    }
+  }
+}
