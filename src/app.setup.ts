@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Response } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { parse as parseQuery } from 'qs';
+import { checkInputSafety, deferBodyErrors } from './common/input-checks';
 import { createValidationPipe } from './common/validation';
 import { type ObservedRequest, RequestObserverMiddleware } from './modules/observability/http/request-observer.middleware';
 
@@ -31,6 +32,9 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.use((req: ObservedRequest, res: Response, next: NextFunction) => observer.use(req, res, next));
   // JSON bodies up to 1 MiB; a request without Content-Type is read as JSON too (API.md: all requests are JSON).
   app.useBodyParser('json', { limit: BODY_LIMIT, type: (req: { headers: Record<string, unknown> }) => !req.headers['content-type'] || /json/i.test(String(req.headers['content-type'])) });
+  // Input refused here is answered after authentication (see input-checks.ts).
+  app.use(deferBodyErrors);
+  app.use(checkInputSafety);
   app.set('query parser', parseQueryString);
   app.set('trust proxy', true);
   app.disable('x-powered-by');

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { DomainError, ErrorKind, assertUnreachable } from './domain-error';
 import { fail } from './envelope';
-import { isDatabaseUnavailable } from './pg-errors';
+import { isDatabaseUnavailable, isUnstorableText } from './pg-errors';
 
 const STATUS_BY_KIND = (kind: ErrorKind): number => {
   switch (kind) {
@@ -72,6 +72,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (typeof rawStatus === 'number' && rawStatus >= 400 && rawStatus < 500) {
       return { status: rawStatus, message: 'Bad request', data: [] };
     }
+    if (isUnstorableText(exception)) return { status: 400, message: 'Text contains characters that cannot be stored (such as NUL)', data: [] };
     if (isDatabaseUnavailable(exception)) {
       return { status: 503, message: 'Database unavailable, retry later', data: [], headers: { 'Retry-After': '5' } };
     }

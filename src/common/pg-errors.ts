@@ -14,6 +14,15 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return e?.code === UNIQUE_VIOLATION && (constraint === undefined || e.constraint === constraint);
 }
 
+/**
+ * Text PostgreSQL cannot store (a NUL byte, an invalid sequence). Input checks refuse these
+ * first; this is the safety net, so such input is a 400 wherever it slips through.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = pgError(err)?.code;
+  return code === '22021' || code === '22P05';
+}
+
 /** Connection-level failures of PostgreSQL (refused, reset, shutting down): the service is unavailable. */
 const DB_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
 

@@ -1,13 +1,13 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
 import { DomainError } from '../../../common/domain-error';
+import { InputCheckedRequest, raiseDeferredInputError } from '../../../common/input-checks';
 import { ApiKeysService } from '../api-keys.service';
 import { ApiKeyPrincipal, Scope } from '../domain/api-key';
 import { RATE_LIMITER, type RateLimiter } from '../../rate-limit/rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators';
 
-export type AuthedRequest = Request & { apiKey?: ApiKeyPrincipal };
+export type AuthedRequest = InputCheckedRequest & { apiKey?: ApiKeyPrincipal };
 
 /**
  * Global guard: every route needs `X-Api-Key` with the route's scope unless marked @Public.
@@ -23,9 +23,12 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    const required = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'api';
     const req = context.switchToHttp().getRequest<AuthedRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) {
+      raiseDeferredInputError(req);
+      return true;
+    }
+    const required = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'api';
     const header = req.headers['x-api-key'];
     const principal = await this.keys.verify(Array.isArray(header) ? header[0] : header);
     if (!principal) throw new DomainError('unauthenticated', 'API_KEY_INVALID', 'Missing or unknown API key (X-Api-Key header)');
@@ -33,6 +36,9 @@ export class ApiKeyGuard implements CanActivate {
       throw new DomainError('forbidden', 'API_KEY_SCOPE', `This API key lacks the '${required}' scope`);
     }
     req.apiKey = principal;
-    return this.limiter ? this.limiter.canActivate(context) : true;
+    // Counted against the key even when the input is then refused.
+    const allowed = this.limiter ? await this.limiter.canActivate(context) : true;
+    raiseDeferredInputError(req);
+    return allowed;
   }
 }

@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { findUnsafeInput } from './input-checks';
+
+describe('findUnsafeInput', () => {
+  it('passes clean JSON values', () => {
+    expect(findUnsafeInput({ name: 'Иван', phone: '+79161234567', customValues: { '7': 'flat' }, list: [1, 'a', null, { b: true }] })).toBeNull();
+    expect(findUnsafeInput(undefined)).toBeNull();
+    expect(findUnsafeInput('plain')).toBeNull();
+  });
+
+  it('names the first string holding a NUL, with its path', () => {
+    expect(findUnsafeInput({ name: 'a\u0000b' })).toEqual({ field: 'name', message: 'must not contain NUL characters' });
+    expect(findUnsafeInput({ customValues: { '7': 'x\u0000' } })?.field).toBe('customValues.7');
+    expect(findUnsafeInput({ transferNumbers: [{ number: '1' }, { names: { en: '\u0000' } }] })?.field).toBe('transferNumbers[1].names.en');
+    expect(findUnsafeInput('\u0000')?.field).toBe('body');
+  });
+
+  it('refuses keys that reach the prototype, as JSON.parse delivers them', () => {
+    expect(findUnsafeInput(JSON.parse('{"customValues":{"__proto__":"x"}}'))).toEqual({ field: 'customValues.__proto__', message: 'is not an acceptable key' });
+    expect(findUnsafeInput(JSON.parse('{"constructor":{"prototype":{}}}'))?.field).toBe('constructor');
+    expect(findUnsafeInput({ 'a\u0000': 1 })?.field).toBe('a\\0');
+  });
+
+  it('finds a NUL wherever it is nested in any JSON value', () => {
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k) && !k.includes('\u0000')), tie('value'), { maxKeys: 4 })),
+    })).value;
+    fc.assert(
+      fc.property(json, (v) => {
+        const text = JSON.stringify(v);
+        expect(findUnsafeInput(v) !== null).toBe(text.includes('\\u0000'));
+      }),
+    );
+  });
+});

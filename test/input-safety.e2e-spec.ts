@@ -1,0 +1,63 @@
+import request from 'supertest';
+import { createLead, createLeadOrder, leadBody, TestOrder } from './factories/leads';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** Input that would break on the way to PostgreSQL or vanish in object copying: 400, and nothing changes. */
+describe('unsafe input and the order of refusals', () => {
+  let t: TestApp;
+  let order: TestOrder;
+  beforeAll(async () => {
+    t = await createTestApp({ WORKERS: '0' });
+    order = await createLeadOrder(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (path: string, body: unknown, key = t.apiKey) => request(t.http).post(path).set('X-Api-Key', key).send(body as object);
+  const count = async (sql: string) => (await t.ds.query(sql))[0].n as number;
+
+  it.each([
+    ['/v2/lead/create/', (o: TestOrder) => leadBody(o, { name: 'a\u0000b' }), 'name'],
+    ['/v2/lead/create-async/', (o: TestOrder) => leadBody(o, { sourceComment: '\u0000' }), 'sourceComment'],
+    ['/v1/lead/create/', (o: TestOrder) => ({ lead_type: 'straight', client_phone: '+79161230000', order_id: o.id, order_code: o.code, client_name: 'x\u0000' }), 'client_name'],
+    ['/v2/lead/create/', (o: TestOrder) => leadBody(o, { customValues: { '1': 'x\u0000' } }), 'customValues.1'],
+  ])('refuses a NUL character in %s with 400 naming %s, storing and queueing nothing', async (path, body, field) => {
+    const before = await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`);
+    const res = await post(path, body(order)).expect(400);
+    expect(res.body).toEqual({ success: false, message: expect.any(String), data: { errors: [{ field, message: 'must not contain NUL characters' }] } });
+    expect(await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`)).toBe(before);
+  });
+
+  it('refuses a NUL character in a query parameter', async () => {
+    const res = await request(t.http).get('/v2/user/list/?accessGroup=%00').set('X-Api-Key', t.apiKey).expect(400);
+    expect(res.body.data.errors[0]).toEqual({ field: 'accessGroup', message: 'must not contain NUL characters' });
+  });
+
+  it('refuses a __proto__ key instead of silently wiping the custom values', async () => {
+    const id = await createLead(t, order);
+    await t.ds.query(`UPDATE lead SET custom_values = '{"1": "kept"}' WHERE id = $1`, [id]);
+    const res = await request(t.http)
+      .post(`/v2/lead/update/${id}/`)
+      .set('X-Api-Key', t.apiKey)
+      .set('Content-Type', 'application/json')
+      .send('{"customValues":{"__proto__":"x"}}')
+      .expect(400);
+    expect(res.body.data.errors).toEqual([{ field: 'customValues.__proto__', message: 'is not an acceptable key' }]);
+    expect((await t.ds.query(`SELECT custom_values AS v FROM lead WHERE id = $1`, [id]))[0].v).toEqual({ '1': 'kept' });
+  });
+
+  it('answers 401 to a caller without a valid key whatever its body: malformed, oversize or unsafe', async () => {
+    for (const key of [undefined, 'cck_not-a-real-key']) {
+      const req = (body: string) => {
+        const r = request(t.http).post('/v2/lead/create/').set('Content-Type', 'application/json');
+        return (key ? r.set('X-Api-Key', key) : r).send(body);
+      };
+      await req('{"phone": ').expect(401);
+      await req(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) })).expect(401);
+      await req('{"name":"\\u0000"}').expect(401);
+    }
+    // With a valid key the body's own fault is reported.
+    await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json').send('{"phone": ').expect(400);
+  });
+});
