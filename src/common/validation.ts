@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { DomainError, FieldError } from './domain-error';
 
 /** Flattens class-validator's tree into `field.path: message` pairs. */
@@ -26,4 +26,15 @@ export const validationOptions: ValidationPipeOptions = {
   exceptionFactory: (errors: ValidationError[]) => DomainError.validation(flattenValidationErrors(errors)),
 };
 
-export const createValidationPipe = (): ValidationPipe => new ValidationPipe(validationOptions);
+/**
+ * Path parameters pass through untouched: the global pipe would otherwise turn `1e2`, `0x10`,
+ * `+1` or `1.0` into numbers before IdPipe sees them, and those would reach real records.
+ * IdPipe alone decides what a path id is (PRODUCT.md: anything but a positive int32 is a 400).
+ */
+class ApiValidationPipe extends ValidationPipe {
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
+  }
+}
+
+export const createValidationPipe = (): ValidationPipe => new ApiValidationPipe(validationOptions);
