@@ -60,4 +60,24 @@ describe('unsafe input and the order of refusals', () => {
     // With a valid key the body's own fault is reported.
     await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json').send('{"phone": ').expect(400);
   });
+
+  describe('validation messages say what is wrong, not the last rule checked', () => {
+    it.each([
+      ['a string for an int', { orderId: '1' }, 'orderId', /integer/],
+      ['a missing phone', { phone: undefined }, 'phone', /string|defined|empty/],
+      ['null for a name', { name: null }, 'name', /string/],
+    ])('%s', async (_what, change, field, pattern) => {
+      const body: Record<string, unknown> = { ...leadBody(order), ...change };
+      for (const [k, v] of Object.entries(change)) if (v === undefined) delete body[k];
+      const res = await post('/v2/lead/create/', body).expect(400);
+      const error = (res.body.data.errors as { field: string; message: string }[]).find((e) => e.field === field);
+      expect(error?.message).toMatch(pattern);
+      expect(error?.message).not.toMatch(/greater|shorter|longer/);
+    });
+
+    it('limit=abc is not an integer, not "greater than 100"', async () => {
+      const res = await request(t.http).get('/v2/order/?limit=abc').set('X-Api-Key', t.apiKey).expect(400);
+      expect(res.body.message).toMatch(/integer/);
+    });
+  });
 });

@@ -111,7 +111,7 @@ describe('leads (v2 and v1)', () => {
       const other = await createLeadOrder(t);
       const before = await leadCount();
       const mismatch = await post('/v2/lead/create/', leadBody(order, { orderCode: other.code })).expect(400);
-      expect(mismatch.body.data.errors).toEqual([{ field: 'orderCode', message: expect.stringContaining('same order') }]);
+      expect(mismatch.body.data.errors).toEqual([{ field: 'orderCode', message: expect.stringContaining('different order') }]);
       const unknown = await post('/v2/lead/create/', leadBody(order, { orderId: 999999 })).expect(400);
       expect(unknown.body.data.errors).toEqual([{ field: 'orderId', message: expect.stringContaining('does not exist') }]);
       expect(await leadCount()).toBe(before);

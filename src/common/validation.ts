@@ -1,12 +1,32 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { DomainError, FieldError } from './domain-error';
 
-/** Flattens class-validator's tree into `field.path: message` pairs. */
+/** Constraints that say what is fundamentally wrong (missing, wrong type, not an allowed value) come first. */
+const CONSTRAINT_RANK: Record<string, number> = {
+  isDefined: 0,
+  isString: 1, isInt: 1, isNumber: 1, isBoolean: 1, isArray: 1, isObject: 1, isDate: 1, isDateString: 1, isISO8601: 1, nestedValidation: 1,
+  isIn: 2, isEnum: 2,
+};
+
+/**
+ * The one message a field gets: the most fundamental of its failed constraints. A string sent
+ * for an int is "must be an integer", not "must not be greater than 2147483647" (class-validator
+ * runs a property's constraints in reverse declaration order, so stopping at its first error
+ * would report the range).
+ */
+export function mainConstraintMessage(constraints: Record<string, string>): string | undefined {
+  const names = Object.keys(constraints);
+  names.sort((a, b) => (CONSTRAINT_RANK[a] ?? 9) - (CONSTRAINT_RANK[b] ?? 9));
+  return names.length ? constraints[names[0]] : undefined;
+}
+
+/** Flattens class-validator's tree into `field.path: message` pairs, one per field. */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   const out: FieldError[] = [];
   for (const e of errors) {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    for (const message of Object.values(e.constraints ?? {})) out.push({ field, message });
+    const message = mainConstraintMessage(e.constraints ?? {});
+    if (message !== undefined) out.push({ field, message });
     if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
   }
   return out;
@@ -22,7 +42,7 @@ export const validationOptions: ValidationPipeOptions = {
   transform: true,
   transformOptions: { enableImplicitConversion: false },
   validateCustomDecorators: true,
-  stopAtFirstError: true,
+  stopAtFirstError: false,
   exceptionFactory: (errors: ValidationError[]) => DomainError.validation(flattenValidationErrors(errors)),
 };
 

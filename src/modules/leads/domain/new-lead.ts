@@ -70,7 +70,7 @@ export function buildNewLead(
   const { order } = ctx;
   if (!order) errors.push({ field: 'orderId', message: `order ${input.orderId} does not exist` });
   else if (order.code !== input.orderCode) {
-    errors.push({ field: 'orderCode', message: `does not name the same order as orderId ${input.orderId}` });
+    errors.push({ field: 'orderCode', message: `names a different order than the order id ${input.orderId}` });
   }
 
   const status = statusForCreate(ctx.statuses, input.statusId);
