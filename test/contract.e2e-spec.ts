@@ -157,7 +157,7 @@ function orderSpec(form: 'detail' | 'list'): Spec {
     callAttemptGroupId: 'int',
     qualifiedLeadsPerDayLimit: 'int|null',
     // API.md: int; README documents `null` until a scenario is set.
-    callScenarioId: 'int|null',
+    callScenarioId: 'int',
     leadTransformEnabled: 'bool',
     status: oneOf('success', 'secondary', 'info'),
     speechRecognitionEnabled: 'bool',

@@ -149,7 +149,7 @@ describe('orders', () => {
         showLeadContactsToAgent: true,
         callAttemptGroupId: refs.defaultAttemptGroup,
         qualifiedLeadsPerDayLimit: null,
-        callScenarioId: null,
+        callScenarioId: 0,
         leadTransformEnabled: false,
         status: 'success',
         speechRecognitionEnabled: false,

@@ -30,7 +30,8 @@ export function presentOrder(o: OrderRecord, shape: 'detail' | 'list') {
     showLeadContactsToAgent: o.showLeadContactsToAgent,
     callAttemptGroupId: o.callAttemptGroupId,
     qualifiedLeadsPerDayLimit: o.qualifiedLeadsPerDayLimit,
-    callScenarioId: o.callScenarioId,
+    // API.md types it int (not "int or null" like qualifiedLeadsPerDayLimit): 0 = no scenario.
+    callScenarioId: o.callScenarioId ?? 0,
     leadTransformEnabled: o.leadTransformEnabled,
     status: o.status,
     speechRecognitionEnabled: o.speechRecognitionEnabled,
