@@ -13,11 +13,15 @@ export const BODY_LIMIT = '1mb';
  * qs understands `ids[]=1&ids[]=2` and `createdAt[0]=...`; bounded to keep hostile query strings cheap.
  * An indexed array with gaps (`createdAt[1]` alone) becomes an object keyed by index: Nest's
  * ValidationPipe closes array gaps, which would turn a lone end bound into a start.
+ * Arrays are never filtered position by position: `createdAt[0]=&createdAt[1]=X` keeps X as [1].
  */
 export function parseQueryString(q: string): Record<string, unknown> {
   const parsed = parseQuery(q, { arrayLimit: 100, depth: 2, parameterLimit: 200, allowSparse: true });
   for (const [key, value] of Object.entries(parsed)) {
-    if (Array.isArray(value) && Object.keys(value).length !== value.length) parsed[key] = { ...value };
+    // An empty parameter (`limit=`, `isActive=`, `ids[]=`), as form-built query strings send
+    // them, is the same as an absent one, on every endpoint.
+    if (value === '' || (Array.isArray(value) && value.length > 0 && value.every((v) => v === ''))) delete parsed[key];
+    else if (Array.isArray(value) && Object.keys(value).length !== value.length) parsed[key] = { ...value };
   }
   return parsed;
 }

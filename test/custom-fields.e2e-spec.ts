@@ -143,7 +143,11 @@ describe('custom fields', () => {
       expect(leads.body.data.every((f: { essence: string }) => f.essence === 'leads')).toBe(true);
     });
 
-    it.each(['calls', '', 'ORDERS'])('rejects essence=%p with 400', async (essence) => {
+    it('treats an empty essence= as no filter', async () => {
+      expect((await get('/v2/custom-fields/?essence=')).body).toEqual((await get('/v2/custom-fields/')).body);
+    });
+
+    it.each(['calls', 'ORDERS', 'order'])('rejects essence=%p with 400', async (essence) => {
       const res = await get(`/v2/custom-fields/?essence=${essence}`).expect(400);
       expect(res.body).toEqual({ success: false, message: expect.any(String), data: { errors: [expect.objectContaining({ field: 'essence' })] } });
     });

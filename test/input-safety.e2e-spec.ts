@@ -81,3 +81,34 @@ describe('unsafe input and the order of refusals', () => {
     });
   });
 });
+
+describe('empty query parameters', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ WORKERS: '0' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it.each([
+    '/v2/order/?limit=&offset=',
+    '/v2/user/list/?isActive=&accessGroup=',
+    '/v2/agent-group/?agentId=',
+    '/v2/custom-field/?essence=',
+    '/v2/lead/?orderIds[]=&statusIds=&createdAt[0]=',
+    '/v2/call/?orderIds=1&userIds=&createdAt[1]=',
+  ])('%s is the same as without them', async (path) => {
+    const [base] = path.split('?');
+    const withEmpty = await request(t.http).get(path).set('X-Api-Key', t.apiKey);
+    const plainPath = path.includes('orderIds=1') ? `${base}?orderIds=1` : base;
+    const without = await request(t.http).get(plainPath).set('X-Api-Key', t.apiKey);
+    expect(withEmpty.status).toBe(200);
+    expect({ status: withEmpty.status, body: withEmpty.body }).toEqual({ status: without.status, body: without.body });
+  });
+
+  it('keeps a lone end bound an end bound: createdAt[0]=&createdAt[1]=...', async () => {
+    const res = await request(t.http).get('/v2/lead/?createdAt[0]=&createdAt[1]=2000-01-01').set('X-Api-Key', t.apiKey).expect(200);
+    expect(res.body.data.total).toBe(0);
+  });
+});
