@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { isDatabaseUnavailable } from '../../common/pg-errors';
+import { DomainError } from '../../common/domain-error';
+import { isDatabaseUnavailable, isUniqueViolation } from '../../common/pg-errors';
 import { ApiKeyPrincipal, Scope, generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './domain/api-key';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
 
@@ -53,8 +54,13 @@ export class ApiKeysService {
   /** Creates a key and returns it: the only moment it exists in clear. */
   async create(name: string, scopes: Scope[]): Promise<{ id: number; key: string }> {
     const key = generateApiKey();
-    const id = await this.repo.insert(name, keyPrefix(key), hashApiKey(key), scopes);
-    return { id, key };
+    try {
+      const id = await this.repo.insert(name, keyPrefix(key), hashApiKey(key), scopes);
+      return { id, key };
+    } catch (err) {
+      if (isUniqueViolation(err, 'api_key_name_active_idx')) throw DomainError.conflict('API_KEY_NAME_TAKEN', `An active API key is already named '${name}'`);
+      throw err;
+    }
   }
 
   /** Registers a key given by the operator (API_KEY); idempotent across restarts and instances. */

@@ -5,6 +5,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { AgentGroupsService } from '../agent-groups.service';
 import { AgentGroupDetailView, presentAgentGroupDetail, presentAgentGroupListItem } from './agent-group.presenter';
 import { AgentGroupListQuery, CreateAgentGroupDto, UpdateAgentGroupDto } from './dto/agent-group.dto';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 /** Management of agent groups (scope admin). Declared before the reader so `create`/`update` never reach `:id`. */
 @ApiTags('management: agent groups')
@@ -14,6 +15,7 @@ export class AgentGroupsManagementController {
   constructor(private readonly groups: AgentGroupsService) {}
 
   @Post('create')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an agent group (data: {id}); agentIds must name existing users' })
   async create(@Body() dto: CreateAgentGroupDto): Promise<{ id: number }> {

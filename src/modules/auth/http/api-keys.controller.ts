@@ -2,7 +2,6 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../../../common/domain-error';
 import { IdPipe } from '../../../common/id.pipe';
-import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { ApiKeysService } from '../api-keys.service';
 import { RequireScope } from './auth.decorators';
 import { CreateApiKeyDto } from './dto/api-key.dto';
@@ -16,8 +15,7 @@ export class ApiKeysController {
 
   @Post('create')
   @HttpCode(200)
-  @Idempotent()
-  @ApiOperation({ summary: 'Create an API key; data.key is shown only in this response' })
+  @ApiOperation({ summary: 'Create an API key; data.key is shown only in this response (so Idempotency-Key is not honoured here: a replay would have to store the secret)' })
   create(@Body() dto: CreateApiKeyDto) {
     return this.keys.create(dto.name, dto.scopes);
   }

@@ -6,6 +6,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { CallAttemptGroupsService } from '../call-attempt-groups.service';
 import { CallAttemptGroupView, presentCallAttemptGroup } from './call-attempt-group.presenter';
 import { CreateCallAttemptGroupDto, UpdateCallAttemptGroupDto } from './dto/call-attempt-group.dto';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 /** API.md "Call attempt groups": update (scope api). */
 @ApiTags('call attempt groups')
@@ -29,6 +30,7 @@ export class CallAttemptGroupsManagementController {
   constructor(private readonly groups: CallAttemptGroupsService) {}
 
   @Post('create')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a call attempt group (data: {id}); the first group becomes the default' })
   async create(@Body() dto: CreateCallAttemptGroupDto): Promise<{ id: number }> {

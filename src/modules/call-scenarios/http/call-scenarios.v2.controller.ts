@@ -5,6 +5,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { CallScenariosService } from '../call-scenarios.service';
 import { CallScenarioView, presentCallScenario } from './call-scenario.presenter';
 import { CallScenarioListQuery, CreateCallScenarioDto, UpdateCallScenarioDto } from './dto/call-scenario.dto';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 /** Management of call scenarios (scope admin). */
 @ApiTags('management: call scenarios')
@@ -14,6 +15,7 @@ export class CallScenariosController {
   constructor(private readonly scenarios: CallScenariosService) {}
 
   @Post('create')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a call scenario (data: {id})' })
   async create(@Body() dto: CreateCallScenarioDto): Promise<{ id: number }> {

@@ -5,6 +5,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { CallsService } from '../calls.service';
 import { presentCall } from './call.presenter';
 import { ListCallsQuery, RecordCallDto } from './dto/call.dto';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 @ApiTags('calls')
 @Controller('v2/call')
@@ -27,6 +28,7 @@ export class CallsV2Controller {
   }
 
   @Post('create')
+  @Idempotent()
   @HttpCode(200)
   @RequireScope('telephony')
   @ApiOperation({ summary: 'Record a finished call (telephony scope); idempotent on platformCallId; updates the lead redial plan' })

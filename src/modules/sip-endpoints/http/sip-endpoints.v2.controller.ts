@@ -5,6 +5,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { SipEndpointsService } from '../sip-endpoints.service';
 import { CreateSipEndpointDto, SipEndpointListQuery, UpdateSipEndpointDto } from './dto/sip-endpoint.dto';
 import { SipEndpointView, presentSipEndpoint } from './sip-endpoint.presenter';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 /** Management of virtual numbers (scope admin). */
 @ApiTags('management: sip endpoints')
@@ -14,6 +15,7 @@ export class SipEndpointsController {
   constructor(private readonly endpoints: SipEndpointsService) {}
 
   @Post('create')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a virtual number (data: {id}); 409 when the number exists' })
   async create(@Body() dto: CreateSipEndpointDto): Promise<{ id: number }> {

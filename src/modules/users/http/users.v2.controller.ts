@@ -5,6 +5,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { UsersService } from '../users.service';
 import { CreateUserDto, UpdateUserDto, UserListQuery } from './dto/user.dto';
 import { UserView, presentUser } from './user.presenter';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 
 /** API.md "Users": detail and list (scope api). */
 @ApiTags('users')
@@ -35,6 +36,7 @@ export class UsersManagementController {
   constructor(private readonly users: UsersService) {}
 
   @Post('create')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a user (data: {id}); 409 when the e-mail is taken (case-insensitively)' })
   async create(@Body() dto: CreateUserDto): Promise<{ id: number }> {
