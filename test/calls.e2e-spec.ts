@@ -40,7 +40,7 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       totalDurationSeconds: 40,
       waitTimeDurationSeconds: 40,
       talkTimeDurationSeconds: 0,
-      startedAt: '2026-11-25T10:00:00Z',
+      startedAt: '2025-11-26T10:00:00Z',
       ...body,
     });
 
@@ -87,7 +87,7 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       isPredictive: true,
       clientPhone: expect.stringMatching(/^7915\d{7}$/),
       hasRecords: true,
-      createdAt: '2026-11-25T10:00:00+00:00',
+      createdAt: '2025-11-26T10:00:00+00:00',
     });
     // The client was reached: one attempt, dialing stops.
     expect(await leadRow(leadId)).toEqual({ attempts: 1, at: null });
@@ -110,11 +110,11 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
   it('plans the next call after each attempt from the attempt group intervals, then stops', async () => {
     const leadId = await newLead();
     // Ends 10:00:40; first interval 5 min.
-    await record({ leadId, startedAt: '2026-11-25T10:00:00Z' }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 1, at: new Date('2026-11-25T10:05:40Z') });
-    await record({ leadId, startedAt: '2026-11-25T10:10:00Z', statusId: status.failed }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 2, at: new Date('2026-11-25T11:10:40Z') });
-    await record({ leadId, startedAt: '2026-11-25T11:15:00Z' }).expect(200);
+    await record({ leadId, startedAt: '2025-11-26T10:00:00Z' }).expect(200);
+    expect(await leadRow(leadId)).toEqual({ attempts: 1, at: new Date('2025-11-26T10:05:40Z') });
+    await record({ leadId, startedAt: '2025-11-26T10:10:00Z', statusId: status.failed }).expect(200);
+    expect(await leadRow(leadId)).toEqual({ attempts: 2, at: new Date('2025-11-26T11:10:40Z') });
+    await record({ leadId, startedAt: '2025-11-26T11:15:00Z' }).expect(200);
     expect(await leadRow(leadId)).toEqual({ attempts: 3, at: null });
   });
 
@@ -122,8 +122,8 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
     const leadId = await newLead();
     await record({ leadId }).expect(200);
     await record({ leadId }).expect(200);
-    await record({ leadId, statusId: status.callback, startedAt: '2026-11-25T12:00:00Z' }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 0, at: new Date('2026-11-25T12:05:40Z') });
+    await record({ leadId, statusId: status.callback, startedAt: '2025-11-26T12:00:00Z' }).expect(200);
+    expect(await leadRow(leadId)).toEqual({ attempts: 0, at: new Date('2025-11-26T12:05:40Z') });
   });
 
   it('moves the next call into the order call window in the lead time zone', async () => {
@@ -132,9 +132,9 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       .send({ callSchedule: [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []] })
       .expect(200);
     const leadId = await newLead();
-    // Friday 2026-11-27 14:58 UTC = 17:58 Moscow; +40 s +5 min is past 18:00 -> Monday 09:00 Moscow = 06:00 UTC.
-    await record({ leadId, startedAt: '2026-11-27T14:58:00Z' }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 1, at: new Date('2026-11-30T06:00:00Z') });
+    // Friday 2025-11-28 14:58 UTC = 17:58 Moscow; +40 s +5 min is past 18:00 -> Monday 09:00 Moscow = 06:00 UTC.
+    await record({ leadId, startedAt: '2025-11-28T14:58:00Z' }).expect(200);
+    expect(await leadRow(leadId)).toEqual({ attempts: 1, at: new Date('2025-12-01T06:00:00Z') });
     await request(t.http).post(`/v2/order/update/${orderId}/`).set('X-Api-Key', t.apiKey).send({ callSchedule: [] }).expect(200);
   });
 
@@ -154,6 +154,7 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       [{ leadId, finishInitiator: 'robot' }, 'finishInitiator'],
       [{ leadId, platformCallId: '' }, 'platformCallId'],
       [{ leadId, startedAt: 'yesterday' }, 'startedAt'],
+      [{ leadId, startedAt: '2030-11-21T00:00:00Z' }, 'startedAt'],
       [{ leadId: '5' }, 'leadId'],
     ];
     for (const [body, field] of cases) {

@@ -59,7 +59,8 @@ export class HealthService {
       if (!url) continue;
       checks.push(() => this.timed(key, async () => {
         const res = await withTimeout(timeout, (signal) => fetch(url, { signal }));
-        if (res.status >= 500) throw Object.assign(new Error(`HTTP ${res.status}`), { reasonPhrase: res.statusText });
+        // 4xx counts too: a platform that answers 404 or 401 to its own health URL is not usable as configured.
+        if (res.status >= 400) throw Object.assign(new Error(`HTTP ${res.status}`), { reasonPhrase: res.statusText });
         return { reasonPhrase: res.statusText || 'Ok' };
       }));
     }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { CallSchedule } from '../../orders/domain/call-schedule';
-import { AfterCallParams, durationProblems, planAfterCall } from './after-call';
+import { AfterCallParams, CLOCK_SKEW_TOLERANCE_MS, durationProblems, futureCallProblems, planAfterCall } from './after-call';
 
 const weekdays: CallSchedule = [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []];
 const base = (over: Partial<AfterCallParams> = {}): AfterCallParams => ({
@@ -94,5 +94,18 @@ describe('durationProblems', () => {
   it('accepts consistent durations and rejects parts larger than the total', () => {
     expect(durationProblems({ totalDurationSeconds: 60, waitTimeDurationSeconds: 10, talkTimeDurationSeconds: 50 })).toEqual([]);
     expect(durationProblems({ totalDurationSeconds: 30, waitTimeDurationSeconds: 10, talkTimeDurationSeconds: 50 })).toHaveLength(1);
+  });
+});
+
+describe('futureCallProblems', () => {
+  const now = new Date('2026-11-22T12:00:00Z');
+  it('accepts calls that ended in the past, or slightly ahead within the clock-skew tolerance', () => {
+    expect(futureCallProblems(undefined, 60, now)).toEqual([]);
+    expect(futureCallProblems(new Date('2026-11-22T11:58:00Z'), 60, now)).toEqual([]);
+    expect(futureCallProblems(new Date('2026-11-22T12:03:00Z'), 60, now)).toEqual([]);
+  });
+  it('refuses a call that ends more than the tolerance after now', () => {
+    expect(futureCallProblems(new Date('2030-11-21T00:00:00Z'), 10, now)).toEqual([{ field: 'startedAt', message: expect.stringContaining('future') }]);
+    expect(futureCallProblems(new Date(now.getTime() + CLOCK_SKEW_TOLERANCE_MS - 59_000), 60, now)).toHaveLength(1);
   });
 });

@@ -68,6 +68,18 @@ export interface CallDurations {
 }
 
 /** Durations are whole seconds, none negative, and the parts fit in the total. */
+/** How far ahead of our clock a platform's clock may run before its call times are refused. */
+export const CLOCK_SKEW_TOLERANCE_MS = 5 * 60_000;
+
+/** A finished call cannot have ended after now (beyond the skew tolerance). */
+export function futureCallProblems(startedAt: Date | undefined, totalDurationSeconds: number, now: Date): { field: string; message: string }[] {
+  if (!startedAt) return [];
+  const endedAt = startedAt.getTime() + totalDurationSeconds * 1000;
+  return endedAt > now.getTime() + CLOCK_SKEW_TOLERANCE_MS
+    ? [{ field: 'startedAt', message: 'a finished call cannot end in the future (startedAt + totalDurationSeconds is after now)' }]
+    : [];
+}
+
 export function durationProblems(d: CallDurations): { field: string; message: string }[] {
   const problems: { field: string; message: string }[] = [];
   if (d.waitTimeDurationSeconds + d.talkTimeDurationSeconds > d.totalDurationSeconds) {
