@@ -63,7 +63,14 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
 
   async onApplicationBootstrap(): Promise<void> {
     for (const def of this.queues.values()) {
-      if (!(await this.boss.getQueue(def.name))) await this.boss.createQueue(def.name, def.options ?? {});
+      if (!(await this.boss.getQueue(def.name))) {
+        await this.boss.createQueue(def.name, def.options ?? {});
+      } else if (def.options) {
+        // Settings from configuration (retry limits, delays) apply to an existing queue too, not
+        // only to a fresh database. Policy and partitioning are fixed once a queue exists.
+        const { policy: _policy, partition: _partition, ...changeable } = def.options as Record<string, unknown>;
+        await this.boss.updateQueue(def.name, changeable);
+      }
     }
     if (this.config.workers <= 0) return;
     for (const def of this.queues.values()) {

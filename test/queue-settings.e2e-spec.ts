@@ -1,0 +1,33 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from '../src/app.module';
+import { DELIVER_QUEUE } from '../src/modules/notifications/notification-delivery.service';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** Queue settings that come from configuration follow the configuration on every start. */
+describe('queue settings on an existing database', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ NOTIFICATION_RETRY_LIMIT: '5', NOTIFICATION_RETRY_DELAY_SECONDS: '2' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const settings = async () =>
+    (await t.ds.query(`SELECT retry_limit AS "retryLimit", retry_delay AS "retryDelay" FROM pgboss.queue WHERE name = $1`, [DELIVER_QUEUE]))[0];
+
+  it('takes NOTIFICATION_RETRY_LIMIT and _DELAY_SECONDS of a later start, not only of the first', async () => {
+    expect(await settings()).toEqual({ retryLimit: 5, retryDelay: 2 });
+    const restarted = await NestFactory.create<NestExpressApplication>(
+      AppModule.register({ config: { ...t.config, workers: 0, notificationRetryLimit: 2, notificationRetryDelaySeconds: 30 }, databaseUrl: t.databaseUrl }),
+      { bodyParser: false, logger: ['error'] },
+    );
+    await restarted.init();
+    try {
+      expect(await settings()).toEqual({ retryLimit: 2, retryDelay: 30 });
+    } finally {
+      await restarted.close();
+    }
+  });
+});
