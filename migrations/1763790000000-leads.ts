@@ -4,8 +4,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Leads, the lead and call status catalogues, asynchronous lead-creation jobs, and the counters
  * that keep `total` of `GET /v2/lead/` exact and cheap at millions of rows.
  *
- * Citus-ready: every lead row carries `order_id` (the future distribution column); the keys other
- * tables reference (`(order_id, id)`) and the job-id uniqueness include it.
+ * Towards Citus: every lead row carries `order_id` (the future distribution column); the keys other
+ * tables reference (`(order_id, id)`) and the job-id uniqueness include it. Not yet distributable
+ * as it stands: the primary key is `(id)` (Citus wants the distribution column in it) and the
+ * counter triggers read transition tables; both would change in the move (README, Left out).
  */
 export class Leads1763790000000 implements MigrationInterface {
   name = 'Leads1763790000000';
