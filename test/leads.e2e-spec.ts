@@ -309,6 +309,13 @@ describe('leads (v2 and v1)', () => {
       expect(Date.parse(lead.planningCallDateTime)).toBeGreaterThanOrEqual(Date.now() - 60_000);
     });
 
+    it('plans no call in an order whose seven days are all off ([] is a day off, never "any time")', async () => {
+      const o = await createLeadOrder(t, { schedule: [[], [], [], [], [], [], []] });
+      const id = await createLead(t, o);
+      expect((await detail(id)).planningCallDateTime).toBe('');
+      expect((await get(`/v1/lead/detail/${id}/`).expect(200)).body.data.UF_CALL_DATE_TIME).toBe(0);
+    });
+
     it('answers 404 for an unknown lead and 400 for bad ids', async () => {
       await post('/v2/lead/update/99999999/', { name: 'x' }).expect(404);
       await get('/v2/lead/detail/99999999/').expect(404);

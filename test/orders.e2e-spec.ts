@@ -16,7 +16,6 @@ import {
 import { createTestApp, TestApp } from './support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
-const EMPTY_WEEK = [[], [], [], [], [], [], []];
 
 describe('orders', () => {
   let t: TestApp;
@@ -136,7 +135,7 @@ describe('orders', () => {
         code: 'zapis-v-stomatologiyu-ulybka',
         serviceTitle: 'Тестовый заказ',
         title: 'Запись в стоматологию «Улыбка»',
-        callSchedule: EMPTY_WEEK,
+        callSchedule: Array.from({ length: 7 }, () => ['09:00', '21:00']), // the default: never "any time" by omission
         callHolidayOverrides: [],
         autoDialingEnabled: false,
         predictiveModeEnabled: false,

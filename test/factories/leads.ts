@@ -8,6 +8,9 @@ export interface TestOrder {
   code: string;
 }
 
+/** "Any time": every day 00:00-24:00 (seven `[]` would be seven days off). */
+export const ANY_TIME = Array.from({ length: 7 }, () => ['00:00', '24:00']);
+
 /** An order row straight in SQL (leads need only its settings); `schedule` defaults to "any time". */
 export async function createLeadOrder(
   t: TestApp,
@@ -22,7 +25,7 @@ export async function createLeadOrder(
     [
       code,
       `Lead test order ${seq}`,
-      JSON.stringify(opts.schedule ?? [[], [], [], [], [], [], []]),
+      JSON.stringify(opts.schedule ?? ANY_TIME),
       opts.holidays ?? [],
       opts.ignoreLeadTimezone ?? false,
       opts.defaultUtcOffset ?? 0,

@@ -4,7 +4,7 @@ import { DomainError, FieldError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
-import { CallSchedule, normaliseSchedule } from './domain/call-schedule';
+import { CallSchedule, DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
 import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, referencesOf } from './domain/order';
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
 import { OrderRecord, OrdersRepository } from './persistence/orders.repository';
@@ -138,6 +138,8 @@ export class OrdersService {
 
   private async insert(m: EntityManager, changes: OrderChanges, title: string): Promise<number> {
     const row = { ...changes };
+    // Never "any time" by omission: a lead must not be planned at night because nobody set hours.
+    if (row.callSchedule === undefined) row.callSchedule = DEFAULT_CALL_SCHEDULE;
     if (row.callAttemptGroupId === undefined) {
       const fallback = await this.repo.defaultCallAttemptGroupId(m);
       if (fallback !== null) row.callAttemptGroupId = fallback;

@@ -86,12 +86,17 @@ describe('nextCallableAt: concrete cases', () => {
     expect(plan('2026-03-11T20:00:00Z', [['10:00', '11:00']], 0)).toBe('2026-03-16T10:00:00.000Z');
   });
 
-  it('all-empty schedule means any time, except on local holidays', () => {
-    expect(plan('2026-03-11T03:17:00Z', NONE, 3)).toBe('2026-03-11T03:17:00.000Z');
-    expect(plan('2026-03-11T03:17:00Z', [], 3)).toBe('2026-03-11T03:17:00.000Z');
+  it('all-empty schedule is seven days off: no callable moment', () => {
+    expect(plan('2026-03-11T03:17:00Z', NONE, 3)).toBeNull();
+    expect(plan('2026-03-11T03:17:00Z', [], 3)).toBeNull();
+  });
+
+  it('"any time" is 00:00-24:00 every day: now, or the next non-holiday local midnight', () => {
+    const ALWAYS = Array.from({ length: 7 }, () => ['00:00', '24:00'] as [string, string]);
+    expect(plan('2026-03-11T03:17:00Z', ALWAYS, 3)).toBe('2026-03-11T03:17:00.000Z');
     // holiday today in UTC+3 -> next local midnight (Thursday 00:00 +03 = Wednesday 21:00Z)
-    expect(plan('2026-03-11T03:17:00Z', NONE, 3, ['2026-03-11'])).toBe('2026-03-11T21:00:00.000Z');
-    expect(plan('2026-03-11T03:17:00Z', NONE, 3, ['2026-03-11', '2026-03-12'])).toBe('2026-03-12T21:00:00.000Z');
+    expect(plan('2026-03-11T03:17:00Z', ALWAYS, 3, ['2026-03-11'])).toBe('2026-03-11T21:00:00.000Z');
+    expect(plan('2026-03-11T03:17:00Z', ALWAYS, 3, ['2026-03-11', '2026-03-12'])).toBe('2026-03-12T21:00:00.000Z');
   });
 
   it('null when every configured day of the coming year is a holiday', () => {
@@ -129,12 +134,12 @@ describe('nextCallableAt: concrete cases', () => {
  * with the implementation beyond the schedule type).
  */
 const toMin = (s: string) => (s === '24:00' ? 1440 : Number(s.slice(0, 2)) * 60 + Number(s.slice(3)));
-const unrestricted = (s: CallSchedule) => s.every((d) => d.length === 0);
+
+const allDaysOff = (s: CallSchedule) => s.every((d) => d.length === 0);
 
 /** Local window [start, end) in minutes for a luxon local date, or null when the day is off. */
 function windowOf(local: DateTime, schedule: CallSchedule, holidays: Set<string>): [number, number] | null {
   if (holidays.has(local.toISODate()!)) return null;
-  if (unrestricted(schedule)) return [0, 1440];
   const w = schedule[local.weekday - 1];
   return w && w.length === 2 ? [toMin(w[0]), toMin(w[1])] : null;
 }
@@ -172,10 +177,11 @@ const windowArb: fc.Arbitrary<DayWindow> = fc
     const f = (m: number) => (m === 1440 ? '24:00' : `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
     return [f(Math.min(a, b)), f(Math.max(a, b))] as [string, string];
   });
-// Mostly restricted schedules, sometimes all-empty (unrestricted), sometimes a single day.
+// Mostly mixed schedules, sometimes all days off, sometimes "any time", sometimes a single day.
 const scheduleArb: fc.Arbitrary<CallSchedule> = fc.oneof(
   { weight: 6, arbitrary: fc.array(fc.oneof(fc.constant([] as DayWindow), windowArb), { minLength: 7, maxLength: 7 }) },
   { weight: 1, arbitrary: fc.constant([[], [], [], [], [], [], []] as CallSchedule) },
+  { weight: 1, arbitrary: fc.constant(Array.from({ length: 7 }, () => ['00:00', '24:00']) as CallSchedule) },
   {
     weight: 2,
     arbitrary: fc.tuple(fc.integer({ min: 0, max: 6 }), windowArb).map(([i, w]) => {
@@ -206,6 +212,7 @@ describe('nextCallableAt: properties', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
         const r = nextCallableAt({ now: new Date(c.now), schedule: c.schedule, holidays: c.holidays, utcOffsetHours: c.offset });
+        if (allDaysOff(c.schedule)) return void expect(r).toBeNull();
         // at most 25 holidays near now and >= 1 configured weekday: something is always callable
         expect(r).not.toBeNull();
         const rMs = r!.getTime();
@@ -238,6 +245,7 @@ describe('nextCallableAt: properties', () => {
   it('minimality by brute force: no minute boundary between now and result is callable', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
+        fc.pre(!allDaysOff(c.schedule));
         const r = nextCallableAt({ now: new Date(c.now), schedule: c.schedule, holidays: c.holidays, utcOffsetHours: c.offset })!;
         const rMs = r.getTime();
         fc.pre(rMs - c.now <= 2 * 86_400_000); // keep the scan cheap
@@ -257,6 +265,7 @@ describe('nextCallableAt: properties', () => {
   it('idempotent: planning again from the result returns the result', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
+        fc.pre(!allDaysOff(c.schedule));
         const r = nextCallableAt({ now: new Date(c.now), schedule: c.schedule, holidays: c.holidays, utcOffsetHours: c.offset })!;
         const again = nextCallableAt({ now: r, schedule: c.schedule, holidays: c.holidays, utcOffsetHours: c.offset });
         expect(again!.getTime()).toBe(r.getTime());
@@ -265,10 +274,20 @@ describe('nextCallableAt: properties', () => {
     );
   });
 
-  it('unrestricted schedule: now, or the next non-holiday local midnight', () => {
+  it('all days off: never callable, whatever the holidays and offset', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const r = nextCallableAt({ now: new Date(c.now), schedule: [], holidays: c.holidays, utcOffsetHours: c.offset })!;
+        expect(nextCallableAt({ now: new Date(c.now), schedule: [], holidays: c.holidays, utcOffsetHours: c.offset })).toBeNull();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('"any time" schedule: now, or the next non-holiday local midnight', () => {
+    const always = Array.from({ length: 7 }, () => ['00:00', '24:00']) as CallSchedule;
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const r = nextCallableAt({ now: new Date(c.now), schedule: always, holidays: c.holidays, utcOffsetHours: c.offset })!;
         const zone = FixedOffsetZone.instance(c.offsetHours * 60);
         const today = DateTime.fromMillis(c.now, { zone });
         if (!c.holidaySet.has(today.toISODate()!)) {

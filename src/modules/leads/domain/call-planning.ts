@@ -1,6 +1,5 @@
 import {
   CallSchedule,
-  isUnrestrictedSchedule,
   MINUTES_PER_DAY,
   normaliseSchedule,
   timeToMinutes,
@@ -40,10 +39,10 @@ function isoDate(localDayStartMs: number): string {
 
 /**
  * Earliest instant >= now inside the local window [start, end) of its weekday and not on a
- * local holiday. An all-empty schedule means "any time" (see call-schedule.ts). If `now` itself
- * qualifies it is returned unchanged (sub-minute precision kept); otherwise the result is a
- * window start (or a local midnight for unrestricted schedules), hence whole minutes.
- * Null when nothing qualifies within the next 366 local days.
+ * local holiday (`[]` is a day off; "any time" is 00:00-24:00 on every day, see call-schedule.ts).
+ * If `now` itself qualifies it is returned unchanged (sub-minute precision kept); otherwise the
+ * result is a window start, hence whole minutes. Null when nothing qualifies within the next 366
+ * local days, e.g. every day off.
  */
 export function nextCallableAt(params: NextCallableParams): Date | null {
   const nowMs = params.now.getTime();
@@ -54,7 +53,6 @@ export function nextCallableAt(params: NextCallableParams): Date | null {
   const offsetMs = Math.round(offsetHours * 60) * MS_PER_MINUTE;
 
   const holidays = new Set(params.holidays);
-  const unrestricted = isUnrestrictedSchedule(params.schedule);
   const schedule = normaliseSchedule(params.schedule);
 
   const localNow = nowMs + offsetMs;
@@ -64,16 +62,12 @@ export function nextCallableAt(params: NextCallableParams): Date | null {
     const dayStart = todayStart + day * MS_PER_DAY;
     if (holidays.has(isoDate(dayStart))) continue;
 
-    let startMin = 0;
-    let endMin = MINUTES_PER_DAY;
-    if (!unrestricted) {
-      const window = schedule[weekdayIndex(dayStart)];
-      if (window.length !== 2) continue;
-      startMin = timeToMinutes(window[0]) ?? NaN;
-      endMin = timeToMinutes(window[1]) ?? NaN;
-      // Stored schedules are validated; a corrupt day is treated as a day off, not a crash.
-      if (!(startMin < endMin)) continue;
-    }
+    const window = schedule[weekdayIndex(dayStart)];
+    if (window.length !== 2) continue;
+    const startMin = timeToMinutes(window[0]) ?? NaN;
+    const endMin = timeToMinutes(window[1]) ?? NaN;
+    // Stored schedules are validated; a corrupt day is treated as a day off, not a crash.
+    if (!(startMin < endMin)) continue;
 
     const windowEnd = dayStart + endMin * MS_PER_MINUTE;
     if (windowEnd <= localNow) continue; // today's window already over

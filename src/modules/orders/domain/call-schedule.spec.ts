@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import {
   CallSchedule,
-  isUnrestrictedSchedule,
+  DEFAULT_CALL_SCHEDULE,
+  hasNoCallableDay,
   normaliseSchedule,
   timeToMinutes,
   validateCallSchedule,
@@ -32,10 +33,10 @@ describe('validateCallSchedule', () => {
     });
   });
 
-  it('accepts an empty array as seven days off (= unrestricted by convention)', () => {
+  it('accepts an empty array as seven days off (an order that never calls)', () => {
     const r = validateCallSchedule([]);
     expect(r).toEqual({ ok: true, value: [[], [], [], [], [], [], []] });
-    expect(r.ok && isUnrestrictedSchedule(r.value)).toBe(true);
+    expect(r.ok && hasNoCallableDay(r.value)).toBe(true);
   });
 
   it('accepts 24:00 as an end and a full 7-day schedule', () => {
@@ -123,11 +124,19 @@ describe('normaliseSchedule', () => {
   });
 });
 
-describe('isUnrestrictedSchedule', () => {
+describe('hasNoCallableDay', () => {
   it('is true only when no day has a window', () => {
-    expect(isUnrestrictedSchedule([])).toBe(true);
-    expect(isUnrestrictedSchedule([[], [], [], [], [], [], []])).toBe(true);
-    expect(isUnrestrictedSchedule(null)).toBe(true);
-    expect(isUnrestrictedSchedule([[], [], [], [], [], [], ['10:00', '11:00']])).toBe(false);
+    expect(hasNoCallableDay([])).toBe(true);
+    expect(hasNoCallableDay([[], [], [], [], [], [], []])).toBe(true);
+    expect(hasNoCallableDay(null)).toBe(true);
+    expect(hasNoCallableDay([[], [], [], [], [], [], ['10:00', '11:00']])).toBe(false);
+  });
+});
+
+describe('DEFAULT_CALL_SCHEDULE', () => {
+  it('is a valid schedule with a daytime window every day', () => {
+    expect(validateCallSchedule(DEFAULT_CALL_SCHEDULE)).toEqual({ ok: true, value: DEFAULT_CALL_SCHEDULE });
+    expect(DEFAULT_CALL_SCHEDULE).toHaveLength(7);
+    for (const day of DEFAULT_CALL_SCHEDULE) expect(day).toEqual(['09:00', '21:00']);
   });
 });

@@ -6,10 +6,9 @@
  * half-open local-time window [start, end). "24:00" is accepted as an end only, meaning
  * "until the end of the day" (a window can never wrap past midnight: start < end).
  *
- * Convention: a schedule where NO day is configured (all seven `[]`) means "no restriction,
- * callable any time". The service stores seven `[]` when the client sends no schedule, and a
- * client cannot otherwise express "always"; a campaign that may never call is switched off with
- * `autoDialingEnabled` instead. See `isUnrestrictedSchedule`.
+ * `[]` is a day off, as API.md says, so a schedule of seven `[]` has no callable moment at all
+ * (leads get no planned call). "Any time" is `["00:00", "24:00"]` on every day. An order created
+ * without a schedule gets DEFAULT_CALL_SCHEDULE, so leads are never planned at night by omission.
  */
 
 export type DayWindow = [string, string] | [];
@@ -79,7 +78,10 @@ export function normaliseSchedule(s: readonly DayWindow[] | null | undefined): C
   return out;
 }
 
-/** True when no day has a window: by convention the order may call at any time. */
-export function isUnrestrictedSchedule(s: readonly DayWindow[] | null | undefined): boolean {
+/** The schedule of an order created without one: every day 09:00-21:00 in the lead's local time. */
+export const DEFAULT_CALL_SCHEDULE: CallSchedule = Array.from({ length: DAYS_PER_WEEK }, (): DayWindow => ['09:00', '21:00']);
+
+/** True when no day has a window: such an order never calls. */
+export function hasNoCallableDay(s: readonly DayWindow[] | null | undefined): boolean {
   return !s || s.every((day) => !day || day.length === 0);
 }

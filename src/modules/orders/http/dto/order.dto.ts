@@ -71,7 +71,7 @@ export class OrderFieldsDto {
     type: 'array',
     items: { type: 'array', items: { type: 'string' } },
     example: [['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['10:00', '18:00'], []],
-    description: 'up to 7 items, Monday first: [start, end] as HH:MM (start < end, end may be 24:00) or [] for a day off; responses always have 7',
+    description: 'up to 7 items, Monday first: [start, end] as HH:MM (start < end, end may be 24:00) or [] for a day off (seven [] = never calls); responses always have 7. Omitted on create: 09:00-21:00 every day',
   })
   @Optional()
   @Allow()
