@@ -6,9 +6,11 @@ import { Notifications1763800000000 } from './1763800000000-notifications';
 import { Calls1763810000000 } from './1763810000000-calls';
 import { CallCounters1763820000000 } from './1763820000000-call-counters';
 import { RateLimit1763830000000 } from './1763830000000-rate-limit';
+import { WholeSecondCreatedAt1763840000000 } from './1763840000000-whole-second-created-at';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
   Foundation1763770000000, Idempotency1763775000000, CampaignSetup1763780000000, Leads1763790000000, Notifications1763800000000,
   Calls1763810000000, CallCounters1763820000000, RateLimit1763830000000,
+  WholeSecondCreatedAt1763840000000,
 ];

@@ -169,6 +169,19 @@ describe('GET /v2/lead/: pagination, filters, exact totals', () => {
     for (const l of statuses.body.data.list) expect([10, 20]).toContain(l.statusId);
   });
 
+  it('filters createdAt inclusively at the precision it is shown: a new lead is found with its own createdAt as both bounds', async () => {
+    const order = await createLeadOrder(t);
+    const id = await createLead(t, order);
+    const shown = (await request(t.http).get(`/v2/lead/detail/${id}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data.createdAt as string;
+    expect(shown).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+    const at = encodeURIComponent(shown);
+    const res = await request(t.http).get(`/v2/lead/?orderIds=${order.id}&createdAt[0]=${at}&createdAt[1]=${at}`).set('X-Api-Key', t.apiKey).expect(200);
+    expect(res.body.data.list.map((l: { id: number }) => l.id)).toEqual([id]);
+    expect(res.body.data.total).toBe(1);
+    const upTo = await request(t.http).get(`/v2/lead/?orderIds=${order.id}&createdAt[1]=${at}`).set('X-Api-Key', t.apiKey).expect(200);
+    expect(upTo.body.data.total).toBe(1);
+  });
+
   it('documents the lead endpoints in OpenAPI', async () => {
     const doc = (await request(t.http).get('/docs-json').expect(200)).body;
     for (const path of ['/v2/lead/create', '/v2/lead/create-async', '/v2/lead/update/{leadId}', '/v1/lead/create', '/v1/lead/update/{lead_id}']) {
