@@ -474,14 +474,14 @@ describe('leads (v2 and v1)', () => {
       const key = await t.keyWith('api');
       const leads = (await get('/v2/lead-status/', key).expect(200)).body.data;
       expect(leads).toEqual(expect.arrayContaining([
-        { id: 1, title: 'New', category: 'in-progress', isDefault: true },
-        { id: 10, title: 'Qualified', category: 'qualified', isDefault: false },
-        { id: 20, title: 'Rejected', category: 'rejected', isDefault: false },
-        { id: 30, title: 'Closed', category: 'closed', isDefault: false },
+        { id: 1, code: 'new', title: 'New', category: 'in-progress', isDefault: true },
+        { id: 10, code: 'qualified', title: 'Qualified', category: 'qualified', isDefault: false },
+        { id: 20, code: 'rejected', title: 'Rejected', category: 'rejected', isDefault: false },
+        { id: 30, code: 'closed', title: 'Closed', category: 'closed', isDefault: false },
       ]));
       expect(leads.filter((s: { isDefault: boolean }) => s.isDefault)).toHaveLength(1);
       const calls = (await get('/v2/call-status', key).expect(200)).body.data;
-      expect(calls).toEqual(expect.arrayContaining([{ id: 1, title: 'Answered', category: 'answered', isCallback: false }]));
+      expect(calls).toEqual(expect.arrayContaining([{ id: 1, code: 'answered', title: 'Answered', category: 'answered', isCallback: false }]));
       await get('/v2/lead-status/', await t.keyWith('telephony')).expect(403);
     });
   });

@@ -1,17 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import type { CallStatus, LeadStatus } from './domain/lead-status';
-import { LeadStatusesRepository } from './persistence/lead-statuses.repository';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../../common/domain-error';
+import { isUniqueViolation } from '../../common/pg-errors';
+import { CallStatus, defaultStatusProblem, LeadStatus } from './domain/lead-status';
+import { CallStatusChanges, LeadStatusChanges, LeadStatusesRepository } from './persistence/lead-statuses.repository';
+
+/** Any constant: the one lock that serialises changes of the default lead status. */
+const DEFAULT_STATUS_LOCK = 727_101;
 
 /**
- * The lead and call status catalogues (created by migration, rarely changed): read through a
- * per-instance cache of `cacheTtlMs` (5 s), so lead writes do not query them each time.
+ * The lead and call status catalogues: created by migration, managed through the management
+ * endpoints (scope admin), read on every lead write through a per-instance cache of
+ * `cacheTtlMs` (5 s). This instance forgets the cache at once when it changes a status; other
+ * instances see the change within the TTL.
  */
 @Injectable()
 export class LeadStatusesService {
   cacheTtlMs = 5000;
   private cached?: { leadStatuses: LeadStatus[]; expiresAt: number };
 
-  constructor(private readonly repo: LeadStatusesRepository) {}
+  constructor(
+    private readonly repo: LeadStatusesRepository,
+    private readonly ds: DataSource,
+  ) {}
 
   async leadStatuses(): Promise<LeadStatus[]> {
     const now = Date.now();
@@ -23,5 +34,72 @@ export class LeadStatusesService {
 
   callStatuses(): Promise<CallStatus[]> {
     return this.repo.listCallStatuses();
+  }
+
+  async leadStatus(id: number): Promise<LeadStatus> {
+    const found = (await this.repo.listLeadStatuses()).find((s) => s.id === id);
+    if (!found) throw DomainError.notFound('Lead status', id);
+    return found;
+  }
+
+  async callStatus(id: number): Promise<CallStatus> {
+    const found = await this.repo.findCallStatus(id);
+    if (!found) throw DomainError.notFound('Call status', id);
+    return found;
+  }
+
+  /** Creates a lead status; `isDefault` moves the default to it in the same transaction. */
+  async createLeadStatus(input: Required<Pick<LeadStatusChanges, 'code' | 'title' | 'category'>> & { isDefault?: boolean }): Promise<number> {
+    const problem = defaultStatusProblem(null, input);
+    if (problem) throw DomainError.validation([problem]);
+    return this.writing(() =>
+      this.ds.transaction(async (m) => {
+        const id = await this.repo.insertLeadStatus(m, input);
+        if (input.isDefault) {
+          await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_STATUS_LOCK]);
+          await this.repo.clearOtherDefaults(m, id);
+          await this.repo.updateLeadStatus(m, id, { isDefault: true });
+        }
+        return id;
+      }),
+    );
+  }
+
+  /** Changes the fields sent; the catalogue always keeps exactly one (in-progress) default. */
+  async updateLeadStatus(id: number, changes: LeadStatusChanges): Promise<void> {
+    await this.writing(() =>
+      this.ds.transaction(async (m) => {
+        if (changes.isDefault !== undefined || changes.category !== undefined) await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_STATUS_LOCK]);
+        const current = await this.repo.lockLeadStatus(m, id);
+        if (!current) throw DomainError.notFound('Lead status', id);
+        const problem = defaultStatusProblem(current, changes);
+        if (problem) throw DomainError.validation([problem]);
+        if (changes.isDefault && !current.isDefault) await this.repo.clearOtherDefaults(m, id);
+        await this.repo.updateLeadStatus(m, id, changes);
+      }),
+    );
+  }
+
+  async createCallStatus(input: Required<Pick<CallStatusChanges, 'code' | 'title' | 'category'>> & { isCallback?: boolean }): Promise<number> {
+    return this.writing(() => this.repo.insertCallStatus({ ...input, isCallback: input.isCallback ?? false }));
+  }
+
+  async updateCallStatus(id: number, changes: CallStatusChanges): Promise<void> {
+    const found = await this.writing(() => this.repo.updateCallStatus(id, changes));
+    if (!found) throw DomainError.notFound('Call status', id);
+  }
+
+  /** A taken code is a 409; the cache is dropped whatever happened. */
+  private async writing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isUniqueViolation(err, 'lead_status_code_idx') || isUniqueViolation(err, 'call_status_code_idx')) {
+        throw DomainError.conflict('STATUS_CODE_TAKEN', 'Another status of this catalogue already has this code');
+      }
+      throw err;
+    } finally {
+      this.cached = undefined;
+    }
   }
 }

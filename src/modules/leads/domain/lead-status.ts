@@ -1,8 +1,12 @@
 export const LEAD_STATUS_CATEGORIES = ['in-progress', 'qualified', 'rejected', 'closed'] as const;
 export type LeadStatusCategory = (typeof LEAD_STATUS_CATEGORIES)[number];
 
+/** A status code: stable, unique within its catalogue. */
+export const STATUS_CODE = /^[a-z0-9_-]{1,64}$/;
+
 export interface LeadStatus {
   id: number;
+  code: string;
   title: string;
   category: LeadStatusCategory;
   isDefault: boolean;
@@ -13,9 +17,29 @@ export type CallStatusCategory = (typeof CALL_STATUS_CATEGORIES)[number];
 
 export interface CallStatus {
   id: number;
+  code: string;
   title: string;
   category: CallStatusCategory;
   isCallback: boolean;
+}
+
+/**
+ * The catalogue keeps exactly one default lead status, and it is one a lead may be created
+ * with. Returns the problem with a change to status `current` (null when creating), or null.
+ */
+export function defaultStatusProblem(
+  current: Pick<LeadStatus, 'category' | 'isDefault'> | null,
+  change: { category?: LeadStatusCategory; isDefault?: boolean },
+): { field: string; message: string } | null {
+  const isDefault = change.isDefault ?? current?.isDefault ?? false;
+  const category = change.category ?? current?.category;
+  if (current?.isDefault && change.isDefault === false) {
+    return { field: 'isDefault', message: 'the catalogue needs a default status: make another status the default instead' };
+  }
+  if (isDefault && category !== 'in-progress') {
+    return { field: change.category !== undefined ? 'category' : 'isDefault', message: 'the default lead status must be in-progress (leads are created with it)' };
+  }
+  return null;
 }
 
 export type StatusCheck = { ok: true; status: LeadStatus } | { ok: false; message: string };

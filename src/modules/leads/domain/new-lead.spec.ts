@@ -4,9 +4,9 @@ import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from './lead-
 import { Lead, normaliseSocialAId, sourceCommentText } from './lead';
 
 const STATUSES: LeadStatus[] = [
-  { id: 1, title: 'New', category: 'in-progress', isDefault: true },
-  { id: 2, title: 'In progress', category: 'in-progress', isDefault: false },
-  { id: 10, title: 'Qualified', category: 'qualified', isDefault: false },
+  { id: 1, code: 'new', title: 'New', category: 'in-progress', isDefault: true },
+  { id: 2, code: 'in-progress', title: 'In progress', category: 'in-progress', isDefault: false },
+  { id: 10, code: 'qualified', title: 'Qualified', category: 'qualified', isDefault: false },
 ];
 const ORDER: OrderSettings = {
   id: 7,

@@ -1,11 +1,15 @@
-import { Controller, Get } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdPipe } from '../../../common/id.pipe';
+import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { RequireScope } from '../../auth/http/auth.decorators';
 import { LeadStatusesService } from '../lead-statuses.service';
+import { CreateCallStatusDto, CreateLeadStatusDto, UpdateCallStatusDto, UpdateLeadStatusDto } from './dto/status.dto';
 import { presentCallStatus, presentLeadStatus } from './lead.presenter';
 
 /**
- * The status catalogues (created by migration). Readable with the `api` scope: integrators need
- * the codes to set `statusId` and to read call outcomes.
+ * The status catalogues. Reading needs only the `api` scope: integrators need the ids to set
+ * `statusId` and to read call outcomes. Changing them is management (scope `admin`).
  */
 @ApiTags('status catalogues')
 @Controller('v2')
@@ -13,14 +17,60 @@ export class LeadStatusesController {
   constructor(private readonly statuses: LeadStatusesService) {}
 
   @Get('lead-status')
-  @ApiOperation({ summary: 'Lead statuses: id (the statusId code), title, category (in-progress, qualified, rejected, closed), isDefault' })
+  @ApiOperation({ summary: 'Lead statuses: id (the statusId), code, title, category (in-progress, qualified, rejected, closed), isDefault' })
   async leadStatuses() {
     return (await this.statuses.leadStatuses()).map(presentLeadStatus);
   }
 
+  @Get('lead-status/detail/:id')
+  @ApiOperation({ summary: 'One lead status' })
+  async leadStatus(@Param('id', IdPipe) id: number) {
+    return presentLeadStatus(await this.statuses.leadStatus(id));
+  }
+
+  @Post('lead-status/create')
+  @RequireScope('admin')
+  @Idempotent()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a lead status (scope admin; data: {id}). isDefault moves the default to it; 409 when the code is taken' })
+  async createLeadStatus(@Body() dto: CreateLeadStatusDto): Promise<{ id: number }> {
+    return { id: await this.statuses.createLeadStatus(dto) };
+  }
+
+  @Post('lead-status/update/:id')
+  @RequireScope('admin')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change the given fields of a lead status (scope admin; data: []). The catalogue keeps exactly one in-progress default' })
+  async updateLeadStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateLeadStatusDto): Promise<void> {
+    await this.statuses.updateLeadStatus(id, dto);
+  }
+
   @Get('call-status')
-  @ApiOperation({ summary: 'Call statuses: id, title, category (answered, not-answered, failed), isCallback' })
+  @ApiOperation({ summary: 'Call statuses: id, code, title, category (answered, not-answered, failed), isCallback' })
   async callStatuses() {
     return (await this.statuses.callStatuses()).map(presentCallStatus);
+  }
+
+  @Get('call-status/detail/:id')
+  @ApiOperation({ summary: 'One call status' })
+  async callStatus(@Param('id', IdPipe) id: number) {
+    return presentCallStatus(await this.statuses.callStatus(id));
+  }
+
+  @Post('call-status/create')
+  @RequireScope('admin')
+  @Idempotent()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a call status (scope admin; data: {id}); 409 when the code is taken' })
+  async createCallStatus(@Body() dto: CreateCallStatusDto): Promise<{ id: number }> {
+    return { id: await this.statuses.createCallStatus(dto) };
+  }
+
+  @Post('call-status/update/:id')
+  @RequireScope('admin')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Change the given fields of a call status (scope admin; data: [])' })
+  async updateCallStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallStatusDto): Promise<void> {
+    await this.statuses.updateCallStatus(id, dto);
   }
 }

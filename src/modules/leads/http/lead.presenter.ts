@@ -59,9 +59,9 @@ export function presentAsyncJob(job: AsyncJobView) {
 }
 
 export function presentLeadStatus(s: LeadStatus) {
-  return { id: s.id, title: s.title, category: s.category, isDefault: s.isDefault };
+  return { id: s.id, code: s.code, title: s.title, category: s.category, isDefault: s.isDefault };
 }
 
 export function presentCallStatus(s: CallStatus) {
-  return { id: s.id, title: s.title, category: s.category, isCallback: s.isCallback };
+  return { id: s.id, code: s.code, title: s.title, category: s.category, isCallback: s.isCallback };
 }
