@@ -265,6 +265,63 @@ describe('leads (v2 and v1)', () => {
     });
   });
 
+  describe('duplicate chains when a phone changes', () => {
+    const chain = async (orderId: number) =>
+      (await t.ds.query(
+        `SELECT id, previous_lead_id AS "previousLeadId", next_lead_id AS "nextLeadId", is_secondary AS "isSecondary" FROM lead WHERE order_id = $1 ORDER BY id`,
+        [orderId],
+      )) as { id: number; previousLeadId: number | null; nextLeadId: number | null; isSecondary: boolean }[];
+
+    it('takes the lead out of its old chain (neighbours joined) so a later lead of its new phone links without stealing a link', async () => {
+      const o = await createLeadOrder(t);
+      const [p1, p2] = [testPhone(), testPhone()];
+      const x = await createLead(t, o, { phone: p1 });
+      const y = await createLead(t, o, { phone: p1 });
+      const z = await createLead(t, o, { phone: p1 });
+      await post(`/v2/lead/update/${y}/`, { phone: p2 }).expect(200);
+      const w = await createLead(t, o, { phone: p2 });
+      const rows = await chain(o.id);
+      expect(linkProblems(rows)).toEqual([]);
+      expect(rows).toEqual([
+        { id: x, previousLeadId: null, nextLeadId: z, isSecondary: false },
+        { id: y, previousLeadId: null, nextLeadId: w, isSecondary: false },
+        { id: z, previousLeadId: x, nextLeadId: null, isSecondary: true },
+        { id: w, previousLeadId: y, nextLeadId: null, isSecondary: true },
+      ]);
+    });
+
+    it('makes the next lead a head when the head leaves; a same-phone update changes no link', async () => {
+      const o = await createLeadOrder(t);
+      const [p1, p2] = [testPhone(), testPhone()];
+      const a = await createLead(t, o, { phone: p1 });
+      const b = await createLead(t, o, { phone: p1 });
+      await post(`/v2/lead/update/${b}/`, { phone: p1, name: 'same phone' }).expect(200);
+      expect((await chain(o.id)).map((r) => r.nextLeadId)).toEqual([b, null]);
+      await post(`/v2/lead/update/${a}/`, { phone: p2 }).expect(200);
+      expect(await chain(o.id)).toEqual([
+        { id: a, previousLeadId: null, nextLeadId: null, isSecondary: false },
+        { id: b, previousLeadId: null, nextLeadId: null, isSecondary: false },
+      ]);
+    });
+
+    it('keeps chains sound under concurrent phone changes and creates', async () => {
+      const o = await createLeadOrder(t);
+      const [p1, p2] = [testPhone(), testPhone()];
+      const ids: number[] = [];
+      for (let i = 0; i < 6; i++) ids.push(await createLead(t, o, { phone: i % 2 ? p1 : p2 }));
+      const results = await Promise.all([
+        ...ids.slice(0, 3).map((id, i) => post(`/v2/lead/update/${id}/`, { phone: i % 2 ? p2 : p1 })),
+        ...Array.from({ length: 6 }, (_, i) => post('/v2/lead/create/', leadBody(o, { phone: i % 2 ? p1 : p2 }))),
+      ]);
+      expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+      expect(linkProblems(await chain(o.id))).toEqual([]);
+      // Each phone's leads form chains whose links agree both ways; no lead is claimed twice.
+      const rows = await chain(o.id);
+      const claimed = rows.map((r) => r.previousLeadId).filter((p) => p !== null);
+      expect(new Set(claimed).size).toBe(claimed.length);
+    });
+  });
+
   describe('update (v2)', () => {
     it('changes only the fields sent', async () => {
       const id = await createLead(t, order, { name: 'Before', externalIdCrmB: 'B-0', adCampaignId: 'cmp' });

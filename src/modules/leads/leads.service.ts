@@ -222,8 +222,19 @@ export class LeadsService implements OnModuleInit {
     if (errors.length) throw DomainError.validation(errors);
 
     await this.ds.transaction(async (m) => {
+      // A phone change moves the lead between duplicate chains: take both phones' locks first,
+      // in a fixed order, as creates of those phones do, then the row.
+      const before = changes.phone !== undefined ? await this.repo.findPhone(m, id) : null;
+      const phoneChanges = before !== null && before.phone !== changes.phone;
+      if (phoneChanges) for (const p of [before.phone, changes.phone!].sort()) await this.repo.lockPhone(m, before.orderId, p);
       const current = await this.repo.lockForUpdate(m, id);
       if (!current) throw DomainError.notFound('Lead', id);
+      if (phoneChanges && current.phone !== before.phone) {
+        throw DomainError.conflict('LEAD_CHANGED', `Lead ${id} changed meanwhile, retry the update`);
+      }
+      // Links record arrivals of the same phone: with another phone the lead leaves its chain
+      // (its neighbours are joined), so no lead is ever left pointing at one that moved away.
+      if (phoneChanges) await this.repo.detachFromChain(m, id, current.previousLeadId, current.nextLeadId);
       const now = new Date();
       let order: OrderSettings | null | undefined;
       const orderSettings = async () => {

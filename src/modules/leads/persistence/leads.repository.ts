@@ -97,6 +97,8 @@ export interface LeadForUpdate {
   utcOffset: number;
   planningCallAt: Date | null;
   qualifiedAt: Date | null;
+  previousLeadId: number | null;
+  nextLeadId: number | null;
 }
 
 /** Lock keys: 64-bit hashes of a namespaced text, so they cannot meet other modules' locks. */
@@ -172,10 +174,35 @@ export class LeadsRepository {
     return rows[0] ?? null;
   }
 
+  /** Order and phone, unlocked: to take the phone locks before the row lock (the order the create path uses). */
+  async findPhone(m: EntityManager, id: number): Promise<{ orderId: number; phone: string } | null> {
+    const rows: { orderId: number; phone: string }[] = await m.query(`SELECT order_id AS "orderId", phone FROM lead WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Takes a lead out of its duplicate chain, in one statement: its neighbours are joined to each
+   * other (the next one stays secondary only if it still has a previous lead) and the lead stands
+   * alone. For a phone change: the lead is no longer a duplicate of that phone's leads.
+   */
+  async detachFromChain(m: EntityManager, id: number, previousLeadId: number | null, nextLeadId: number | null): Promise<void> {
+    if (previousLeadId === null && nextLeadId === null) return;
+    await m.query(
+      `WITH prev AS (
+         UPDATE lead SET next_lead_id = $3, updated_at = now() WHERE id = $2 RETURNING id
+       ), nxt AS (
+         UPDATE lead SET previous_lead_id = $2, is_secondary = ($2::int IS NOT NULL), updated_at = now() WHERE id = $3 RETURNING id
+       )
+       UPDATE lead SET previous_lead_id = NULL, next_lead_id = NULL, is_secondary = false WHERE id = $1`,
+      [id, previousLeadId, nextLeadId],
+    );
+  }
+
   async lockForUpdate(m: EntityManager, id: number): Promise<LeadForUpdate | null> {
     const rows: LeadForUpdate[] = await m.query(
       `SELECT order_id AS "orderId", phone, status_id AS "statusId", utc_offset AS "utcOffset",
-              planning_call_at AS "planningCallAt", qualified_at AS "qualifiedAt"
+              planning_call_at AS "planningCallAt", qualified_at AS "qualifiedAt",
+              previous_lead_id AS "previousLeadId", next_lead_id AS "nextLeadId"
        FROM lead WHERE id = $1 FOR UPDATE`,
       [id],
     );
