@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createTestApp, TestApp } from './support/test-app';
+import { createLeadOrder, leadBody, testPhone } from './factories/leads';
 
 /** The Idempotency-Key mechanism, exercised on a creating management endpoint (call scenarios). */
 describe('Idempotency-Key', () => {
@@ -78,5 +79,57 @@ describe('Idempotency-Key', () => {
     expect(second.body).toEqual({ success: false, message: "An active API key is already named 'idem-key'", data: [] });
     const stored = await t.ds.query(`SELECT response::text AS r FROM idempotency_record`);
     expect(stored.map((r: { r: string }) => r.r).join('\n')).not.toContain(first.body.data.key);
+  });
+});
+
+/**
+ * The idempotency record is completed after the lead's own transaction commits. If it is lost in
+ * between (the completion fails, the process dies), a retry runs the create again: the lead's
+ * job id, fixed by the request, still finds the first lead.
+ */
+describe('Idempotency-Key on lead creation when the idempotency record is lost', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ WORKERS: '0' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const send = (path: string, key: string, body: object) => request(t.http).post(path).set('X-Api-Key', t.apiKey).set('Idempotency-Key', key).send(body);
+  const loseRecords = () => t.ds.query(`DELETE FROM idempotency_record`);
+  const leads = async (orderId: number) => (await t.ds.query(`SELECT count(*)::int AS n FROM lead WHERE order_id = $1`, [orderId]))[0].n;
+
+  it('v2 and v1 sync creates return the first lead, creating no second one', async () => {
+    const order = await createLeadOrder(t);
+    const body = leadBody(order);
+    const first = await send('/v2/lead/create/', 'lost-1', body).expect(200);
+    await loseRecords();
+    const again = await send('/v2/lead/create/', 'lost-1', body).expect(200);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    const v1Body = { lead_type: 'straight', client_phone: testPhone(), order_id: order.id, order_code: order.code };
+    const v1 = await send('/v1/lead/create/', 'lost-2', v1Body).expect(200);
+    await loseRecords();
+    expect((await send('/v1/lead/create/', 'lost-2', v1Body).expect(200)).body.data.id).toBe(v1.body.data.id);
+    expect(await leads(order.id)).toBe(2);
+  });
+
+  it('an async create answers the same job, queued once', async () => {
+    const order = await createLeadOrder(t);
+    const body = leadBody(order);
+    const first = await send('/v2/lead/create-async/', 'lost-3', body).expect(200);
+    await loseRecords();
+    const again = await send('/v2/lead/create-async/', 'lost-3', body).expect(200);
+    const jobId = first.headers['x-job-id'];
+    expect(again.headers['x-job-id']).toBe(jobId);
+    expect((await t.ds.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE id = $1`, [jobId]))[0].n).toBe(1);
+    expect((await t.ds.query(`SELECT count(*)::int AS n FROM lead_async_job WHERE order_id = $1`, [order.id]))[0].n).toBe(1);
+  });
+
+  it('another key or another body is another lead', async () => {
+    const order = await createLeadOrder(t);
+    const a = await send('/v2/lead/create/', 'k-a', leadBody(order)).expect(200);
+    const b = await send('/v2/lead/create/', 'k-b', leadBody(order)).expect(200);
+    expect(b.body.data.id).not.toBe(a.body.data.id);
   });
 });

@@ -6,6 +6,7 @@ import { DomainError } from '../domain-error';
 import type { AuthedRequest } from '../../modules/auth/http/api-key.guard';
 import { canonicalJson } from './canonical-json';
 import { IdempotencyStore } from './idempotency.store';
+import { idempotencyToken, TokenRequest } from './idempotency-token';
 
 /** Response headers that are part of the result and must be replayed with it. */
 const REPLAYED_HEADERS = ['x-job-id'];
@@ -32,6 +33,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const apiKeyId = req.apiKey!.id;
     const route = `${req.method} ${req.path.replace(/\/+$/, '')}`;
     const hash = createHash('sha256').update(`${route}\n${canonicalJson(req.body ?? null)}`).digest('hex');
+    (req as AuthedRequest & TokenRequest).idempotencyToken = idempotencyToken(apiKeyId, key, hash);
 
     return from(this.claim(apiKeyId, key, hash)).pipe(
       mergeMap((outcome) => {

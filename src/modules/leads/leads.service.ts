@@ -66,10 +66,14 @@ export class LeadsService implements OnModuleInit {
     });
   }
 
-  /** Synchronous create: validated, linked to its previous lead, planned; returns the id. */
-  async createLead(input: CreateLeadInput): Promise<{ id: number }> {
+  /**
+   * Synchronous create: validated, linked to its previous lead, planned; returns the id.
+   * `idempotencyToken` (from `Idempotency-Key`) is stored as the lead's job id, unique per order:
+   * a retry that runs again (its idempotency record lost) finds the lead instead of adding one.
+   */
+  async createLead(input: CreateLeadInput, idempotencyToken?: string): Promise<{ id: number }> {
     const lead = await this.prepareLead(input);
-    const id = await this.ds.transaction((m) => this.insertLinked(m, lead, null));
+    const id = await this.ds.transaction((m) => this.insertLinked(m, lead, idempotencyToken ?? null));
     return { id };
   }
 
@@ -77,10 +81,11 @@ export class LeadsService implements OnModuleInit {
    * Asynchronous create: the job row and its queue entry commit together, so "accepted" means
    * durably queued. The worker applies exactly the synchronous rules.
    */
-  async createLeadAsync(input: CreateLeadInput, apiKeyId: number | null): Promise<{ jobId: string }> {
-    const jobId = randomUUID();
+  async createLeadAsync(input: CreateLeadInput, apiKeyId: number | null, idempotencyToken?: string): Promise<{ jobId: string }> {
+    // With Idempotency-Key the job id is fixed by the request: a retry that runs again finds its job.
+    const jobId = idempotencyToken ?? randomUUID();
     await this.ds.transaction(async (m) => {
-      await this.jobs.insert(m, { id: jobId, orderId: input.orderId, payload: input, apiKeyId });
+      if (!(await this.jobs.insert(m, { id: jobId, orderId: input.orderId, payload: input, apiKeyId }))) return;
       await this.queue.send(LEAD_CREATE_QUEUE, { orderId: input.orderId }, { id: jobId, manager: m });
     });
     return { jobId };

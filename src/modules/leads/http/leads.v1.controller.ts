@@ -6,6 +6,7 @@ import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from '../domain/lead-v1';
 import { LeadsService } from '../leads.service';
 import { CreateLeadV1Dto, UpdateLeadV1Dto } from './dto/lead-v1.dto';
+import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
 
 /** Validation errors of the shared service name v2 fields; v1 callers get their own field names. */
 async function inV1Terms<T>(work: Promise<T>): Promise<T> {
@@ -27,8 +28,8 @@ export class LeadsV1Controller {
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({ summary: 'Create a lead (v1 fields); data.id is the new lead' })
-  create(@Body() dto: CreateLeadV1Dto) {
-    return inV1Terms(this.leads.createLead(fromV1Create(dto)));
+  create(@Body() dto: CreateLeadV1Dto, @IdempotencyToken() token?: string) {
+    return inV1Terms(this.leads.createLead(fromV1Create(dto), token));
   }
 
   @Post('update/:lead_id')

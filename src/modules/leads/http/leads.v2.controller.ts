@@ -10,6 +10,7 @@ import { LeadsService } from '../leads.service';
 import { CreateLeadV2Dto, UpdateLeadV2Dto } from './dto/lead.dto';
 import { LeadListQueryDto } from './dto/lead-query.dto';
 import { presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
+import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,8 +31,8 @@ export class LeadsV2Controller {
       'The phone is normalised to E.164; orderId and orderCode must name the same order; only in-progress statuses. ' +
       'A lead whose phone matches a lead of the same order created within LEAD_DUPLICATE_WINDOW_DAYS is secondary and linked to it.',
   })
-  create(@Body() dto: CreateLeadV2Dto) {
-    return this.leads.createLead(toCreateInput(dto));
+  create(@Body() dto: CreateLeadV2Dto, @IdempotencyToken() token?: string) {
+    return this.leads.createLead(toCreateInput(dto), token);
   }
 
   @Post('create-async')
@@ -44,8 +45,8 @@ export class LeadsV2Controller {
       'synchronous rules: GET /v2/lead/create-async/{jobId}/ reports queued, done (leadId) or failed (errors).',
   })
   @ApiResponse({ status: 200, headers: { 'X-Job-Id': { description: 'Job id (uuid) for GET /v2/lead/create-async/{jobId}/', schema: { type: 'string' } } } })
-  async createAsync(@Body() dto: CreateLeadV2Dto, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response) {
-    const { jobId } = await this.leads.createLeadAsync(toCreateInput(dto), req.apiKey?.id ?? null);
+  async createAsync(@Body() dto: CreateLeadV2Dto, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response, @IdempotencyToken() token?: string) {
+    const { jobId } = await this.leads.createLeadAsync(toCreateInput(dto), req.apiKey?.id ?? null, token);
     res.setHeader('X-Job-Id', jobId);
   }
 

@@ -18,13 +18,13 @@ export interface AsyncJob {
 export class LeadAsyncJobsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async insert(m: EntityManager, job: { id: string; orderId: number; payload: object; apiKeyId: number | null }): Promise<void> {
-    await m.query(`INSERT INTO lead_async_job (id, order_id, payload, api_key_id) VALUES ($1, $2, $3, $4)`, [
-      job.id,
-      job.orderId,
-      JSON.stringify(job.payload),
-      job.apiKeyId,
-    ]);
+  /** False when a job with this id exists already (a retried request whose id is fixed by its Idempotency-Key). */
+  async insert(m: EntityManager, job: { id: string; orderId: number; payload: object; apiKeyId: number | null }): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `INSERT INTO lead_async_job (id, order_id, payload, api_key_id) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [job.id, job.orderId, JSON.stringify(job.payload), job.apiKeyId],
+    );
+    return rows.length > 0;
   }
 
   async findById(id: string): Promise<AsyncJob | null> {
