@@ -53,6 +53,8 @@ describe('status catalogues: management', () => {
     ['an unknown category', '/v2/lead-status/create/', { code: 'x-1', title: 'X', category: 'won' }, 'category'],
     ['a blank title', '/v2/call-status/create/', { code: 'x-2', title: ' ', category: 'answered' }, 'title'],
     ['a call category of leads', '/v2/call-status/create/', { code: 'x-3', title: 'X', category: 'qualified' }, 'category'],
+    ['a null title on update', '/v2/lead-status/update/2/', { title: null }, 'title'],
+    ['a null callback flag on update', '/v2/call-status/update/1/', { isCallback: null }, 'isCallback'],
   ])('refuses %s with 400, changing nothing', async (_what, path, body, field) => {
     const counts = async () => (await t.ds.query(`SELECT (SELECT count(*) FROM lead_status) + (SELECT count(*) FROM call_status) AS n`))[0].n;
     const n = await counts();
