@@ -155,6 +155,8 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       [{ leadId, platformCallId: '' }, 'platformCallId'],
       [{ leadId, startedAt: 'yesterday' }, 'startedAt'],
       [{ leadId, startedAt: '2030-11-21T00:00:00Z' }, 'startedAt'],
+      [{ leadId, startedAt: '0000-01-01T00:00:00Z' }, 'startedAt'],
+      [{ leadId, startedAt: '-271821-04-20T00:00:00Z' }, 'startedAt'],
       [{ leadId: '5' }, 'leadId'],
     ];
     for (const [body, field] of cases) {

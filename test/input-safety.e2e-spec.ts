@@ -29,6 +29,17 @@ describe('unsafe input and the order of refusals', () => {
     expect(await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`)).toBe(before);
   });
 
+  it('refuses lone surrogates and absurd nesting with 400, storing and queueing nothing', async () => {
+    const before = await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`);
+    const lone = await request(t.http).post('/v2/lead/create-async/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json')
+      .send(JSON.stringify(leadBody(order)).replace(/}$/, ',"name":"\\udc00"}')).expect(400);
+    expect(lone.body.data.errors).toEqual([{ field: 'name', message: 'must be well-formed Unicode (no lone surrogates)' }]);
+    const deep = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json')
+      .send(`{"name":"x","zz":${'['.repeat(1500)}${']'.repeat(1500)}}`).expect(400);
+    expect(deep.body.data.errors[0].message).toMatch(/deeper than/);
+    expect(await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`)).toBe(before);
+  });
+
   it('refuses a NUL character in a query parameter', async () => {
     const res = await request(t.http).get('/v2/user/list/?accessGroup=%00').set('X-Api-Key', t.apiKey).expect(400);
     expect(res.body.data.errors[0]).toEqual({ field: 'accessGroup', message: 'must not contain NUL characters' });
@@ -56,6 +67,9 @@ describe('unsafe input and the order of refusals', () => {
       await req('{"phone": ').expect(401);
       await req(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) })).expect(401);
       await req('{"name":"\\u0000"}').expect(401);
+      // A corrupt compressed body: zlib's own error must not come before authentication either.
+      const gz = request(t.http).post('/v2/lead/create/').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip');
+      await (key ? gz.set('X-Api-Key', key) : gz).send('xx').expect(401);
     }
     // With a valid key the body's own fault is reported.
     await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json').send('{"phone": ').expect(400);

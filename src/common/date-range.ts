@@ -10,7 +10,8 @@ export interface DateRange {
   to?: Date;
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+// Extended (2026-11-22) or basic (20261122) ISO 8601 date without a time.
+const DATE_ONLY = /^\d{4}-?\d{2}-?\d{2}$/;
 
 /** An ISO 8601 bound; a date without time is the start of that UTC day, or (`end`) its last millisecond. */
 export function parseBound(value: unknown, end: boolean): Date | null {

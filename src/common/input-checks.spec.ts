@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { findUnsafeInput } from './input-checks';
+import { findUnsafeInput, MAX_DEPTH } from './input-checks';
 
 describe('findUnsafeInput', () => {
   it('passes clean JSON values', () => {
@@ -31,5 +31,21 @@ describe('findUnsafeInput', () => {
         expect(findUnsafeInput(v) !== null).toBe(text.includes('\\u0000'));
       }),
     );
+  });
+});
+
+describe('findUnsafeInput: Unicode and depth', () => {
+  it('refuses lone surrogates in values and keys, accepts proper pairs (emoji)', () => {
+    expect(findUnsafeInput({ names: { ru: '\ud800' } })).toEqual({ field: 'names.ru', message: 'must be well-formed Unicode (no lone surrogates)' });
+    expect(findUnsafeInput({ email: 'x\udc00@example.com' })?.field).toBe('email');
+    expect(findUnsafeInput({ ['k\ud800']: 1 })?.message).toBe('is not an acceptable key');
+    expect(findUnsafeInput({ name: 'Олег 😀' })).toBeNull();
+  });
+
+  it('refuses nesting deeper than MAX_DEPTH, accepts up to it', () => {
+    const nest = (n: number): unknown => (n === 0 ? 'leaf' : { a: nest(n - 1) });
+    expect(findUnsafeInput(nest(MAX_DEPTH - 1))).toBeNull();
+    expect(findUnsafeInput(nest(MAX_DEPTH + 1))?.message).toMatch(/deeper/);
+    expect(findUnsafeInput(JSON.parse('['.repeat(1500) + ']'.repeat(1500)))?.message).toMatch(/deeper/);
   });
 });

@@ -6,7 +6,8 @@ import { INT32_MAX } from './id.pipe';
 
 /** Query strings arrive as strings: an integer is all digits (optional minus), anything else stays invalid. */
 export function toInt(value: unknown): unknown {
-  if (typeof value === 'string' && /^-?[0-9]{1,10}$/.test(value.trim())) return Number(value.trim());
+  // Any run of digits is a number, so 99999999999 fails the range check ("not greater than"), not the type check.
+  if (typeof value === 'string' && /^-?[0-9]{1,30}$/.test(value.trim())) return Number(value.trim());
   return value;
 }
 

@@ -109,3 +109,12 @@ describe('futureCallProblems', () => {
     expect(futureCallProblems(new Date(now.getTime() + CLOCK_SKEW_TOLERANCE_MS - 59_000), 60, now)).toHaveLength(1);
   });
 });
+
+describe('futureCallProblems: the earliest call', () => {
+  it('refuses calls said to start before 2000 (typos, year 0, JavaScript\'s minimum date)', () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    expect(futureCallProblems(new Date('1999-12-31T23:59:59Z'), 1, now)).toEqual([{ field: 'startedAt', message: 'must not be before 2000-01-01' }]);
+    expect(futureCallProblems(new Date(-8.64e15), 1, now)).toHaveLength(1);
+    expect(futureCallProblems(new Date('2000-01-01T00:00:00Z'), 1, now)).toEqual([]);
+  });
+});

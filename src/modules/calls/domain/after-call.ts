@@ -71,9 +71,13 @@ export interface CallDurations {
 /** How far ahead of our clock a platform's clock may run before its call times are refused. */
 export const CLOCK_SKEW_TOLERANCE_MS = 5 * 60_000;
 
-/** A finished call cannot have ended after now (beyond the skew tolerance). */
+/** No call of this platform is older; earlier times are typos (and PostgreSQL and ISO 8601 output would misbehave near year 0). */
+export const EARLIEST_CALL = new Date('2000-01-01T00:00:00Z');
+
+/** A finished call cannot have ended after now (beyond the skew tolerance), nor started before EARLIEST_CALL. */
 export function futureCallProblems(startedAt: Date | undefined, totalDurationSeconds: number, now: Date): { field: string; message: string }[] {
   if (!startedAt) return [];
+  if (!(startedAt.getTime() >= EARLIEST_CALL.getTime())) return [{ field: 'startedAt', message: 'must not be before 2000-01-01' }];
   const endedAt = startedAt.getTime() + totalDurationSeconds * 1000;
   return endedAt > now.getTime() + CLOCK_SKEW_TOLERANCE_MS
     ? [{ field: 'startedAt', message: 'a finished call cannot end in the future (startedAt + totalDurationSeconds is after now)' }]
