@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CallScenario, CallScenarioFields } from '../domain/call-scenario';
+import { assignments, SqlParams } from '../../../database/counters/sql-params';
 
 const COLUMN: Record<keyof CallScenarioFields, string> = { title: 'title', description: 'description', isActive: 'is_active' };
 const SELECT = `SELECT id, title, description, is_active AS "isActive", created_at AS "createdAt", updated_at AS "updatedAt" FROM call_scenario`;
@@ -36,12 +37,12 @@ export class CallScenariosRepository {
 
   /** Changes the given fields; false when no such scenario. */
   async update(id: number, patch: Partial<CallScenarioFields>): Promise<boolean> {
-    const entries = Object.entries(patch).filter(([, v]) => v !== undefined) as [keyof CallScenarioFields, unknown][];
-    const sets = entries.map(([f], i) => `${COLUMN[f]} = $${i + 2}`);
+    const p = new SqlParams();
+    const sets = assignments(patch, COLUMN, p);
     // TypeORM returns [rows, affectedCount] for UPDATE on PostgreSQL.
     const [, affected]: [unknown[], number] = await this.ds.query(
-      `UPDATE call_scenario SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1`,
-      [id, ...entries.map(([, v]) => v)],
+      `UPDATE call_scenario SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = ${p.add(id)}`,
+      p.values,
     );
     return affected > 0;
   }

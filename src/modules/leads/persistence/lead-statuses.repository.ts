@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { SqlParams } from '../../../database/counters/sql-params';
+import { assignments, SqlParams } from '../../../database/counters/sql-params';
 import type { CallStatus, CallStatusCategory, LeadStatus, LeadStatusCategory } from '../domain/lead-status';
 
 const LEAD_COLUMNS = `id, code, title, category, is_default AS "isDefault"`;
@@ -22,10 +22,6 @@ export interface CallStatusChanges {
 
 const LEAD_COLUMN: Record<keyof LeadStatusChanges, string> = { code: 'code', title: 'title', category: 'category', isDefault: 'is_default' };
 const CALL_COLUMN: Record<keyof CallStatusChanges, string> = { code: 'code', title: 'title', category: 'category', isCallback: 'is_callback' };
-
-function setClause<T extends object>(changes: T, columns: Record<keyof T, string>, p: SqlParams): string[] {
-  return (Object.entries(changes) as [keyof T, unknown][]).filter(([, v]) => v !== undefined).map(([k, v]) => `${columns[k]} = ${p.add(v)}`);
-}
 
 @Injectable()
 export class LeadStatusesRepository {
@@ -61,7 +57,7 @@ export class LeadStatusesRepository {
 
   async updateLeadStatus(m: EntityManager, id: number, changes: LeadStatusChanges): Promise<void> {
     const p = new SqlParams();
-    const sets = setClause(changes, LEAD_COLUMN, p);
+    const sets = assignments(changes, LEAD_COLUMN, p);
     if (sets.length) await m.query(`UPDATE lead_status SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
   }
 
@@ -76,14 +72,10 @@ export class LeadStatusesRepository {
   /** False when there is no such status. */
   async updateCallStatus(id: number, changes: CallStatusChanges): Promise<boolean> {
     const p = new SqlParams();
-    const sets = setClause(changes, CALL_COLUMN, p);
-    const rows: unknown[] = await this.ds.query(
-      // A CTE so the statement is a SELECT: TypeORM returns [rows, count] for a bare UPDATE.
-      sets.length
-        ? `WITH u AS (UPDATE call_status SET ${sets.join(', ')} WHERE id = ${p.add(id)} RETURNING id) SELECT id FROM u`
-        : `SELECT id FROM call_status WHERE id = ${p.add(id)}`,
-      p.values,
-    );
-    return rows.length > 0;
+    const sets = assignments(changes, CALL_COLUMN, p);
+    if (sets.length === 0) return (await this.findCallStatus(id)) !== null;
+    // TypeORM returns [rows, affectedCount] for UPDATE on PostgreSQL.
+    const [, affected]: [unknown[], number] = await this.ds.query(`UPDATE call_status SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
+    return affected > 0;
   }
 }

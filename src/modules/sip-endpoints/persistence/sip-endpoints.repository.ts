@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { SipEndpoint } from '../domain/sip-endpoint';
+import { assignments, SqlParams } from '../../../database/counters/sql-params';
 
 export type SipEndpointFields = Pick<SipEndpoint, 'number' | 'title' | 'isActive'>;
 
@@ -46,12 +47,12 @@ export class SipEndpointsRepository {
 
   /** Changes the given fields; false when no such endpoint. A taken number raises a unique violation of SIP_NUMBER_CONSTRAINT. */
   async update(id: number, patch: Partial<SipEndpointFields>): Promise<boolean> {
-    const entries = Object.entries(patch).filter(([, v]) => v !== undefined) as [keyof SipEndpointFields, unknown][];
-    const sets = entries.map(([f], i) => `${COLUMN[f]} = $${i + 2}`);
+    const p = new SqlParams();
+    const sets = assignments(patch, COLUMN, p);
     // TypeORM returns [rows, affectedCount] for UPDATE on PostgreSQL.
     const [, affected]: [unknown[], number] = await this.ds.query(
-      `UPDATE sip_endpoint SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1`,
-      [id, ...entries.map(([, v]) => v)],
+      `UPDATE sip_endpoint SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = ${p.add(id)}`,
+      p.values,
     );
     return affected > 0;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccessGroup, User, UserFields } from '../domain/user';
+import { assignments, SqlParams } from '../../../database/counters/sql-params';
 
 /** Domain field -> app_user column, for every writable field. */
 const COLUMN: Record<keyof UserFields, string> = {
@@ -89,12 +90,12 @@ export class UsersRepository {
 
   /** Changes the given fields; false when no such user. A taken e-mail raises a unique violation of USER_EMAIL_INDEX. */
   async update(id: number, patch: Partial<UserFields>): Promise<boolean> {
-    const entries = Object.entries(patch).filter(([, v]) => v !== undefined) as [keyof UserFields, unknown][];
-    const sets = entries.map(([f], i) => `${COLUMN[f]} = $${i + 2}`);
+    const p = new SqlParams();
+    const sets = assignments(patch, COLUMN, p);
     // TypeORM returns [rows, affectedCount] for UPDATE on PostgreSQL.
     const [, affected]: [unknown[], number] = await this.ds.query(
-      `UPDATE app_user SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1`,
-      [id, ...entries.map(([, v]) => v)],
+      `UPDATE app_user SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = ${p.add(id)}`,
+      p.values,
     );
     return affected > 0;
   }
