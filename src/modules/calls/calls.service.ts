@@ -5,7 +5,7 @@ import { DomainError, FieldError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
 import { countedPage } from '../../database/counters/counted-page';
 import { OrdersService } from '../orders/orders.service';
-import { durationProblems, futureCallProblems, planAfterCall } from './domain/after-call';
+import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { CallFilter, CallRow, CallsRepository } from './persistence/calls.repository';
 import { ReadDatabase } from '../../database/read-database';
 
@@ -59,7 +59,7 @@ export class CallsService {
    * lead: attempt count and next call time. A retried delivery returns the stored call and changes nothing.
    */
   async recordCall(input: RecordCallInput): Promise<{ id: number }> {
-    const problems: FieldError[] = [...durationProblems(input), ...futureCallProblems(input.startedAt, input.totalDurationSeconds, new Date())];
+    const problems: FieldError[] = [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, new Date())];
     if (problems.length) throw DomainError.validation(problems);
     return this.ds.transaction(async (m) => {
       const lead = await this.calls.lockLead(m, input.leadId);

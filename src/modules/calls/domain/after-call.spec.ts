@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { CallSchedule } from '../../orders/domain/call-schedule';
-import { AfterCallParams, CLOCK_SKEW_TOLERANCE_MS, durationProblems, futureCallProblems, planAfterCall } from './after-call';
+import { AfterCallParams, callTimeProblems, CLOCK_SKEW_TOLERANCE_MS, durationProblems, planAfterCall } from './after-call';
 
 const weekdays: CallSchedule = [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []];
 const base = (over: Partial<AfterCallParams> = {}): AfterCallParams => ({
@@ -97,24 +97,24 @@ describe('durationProblems', () => {
   });
 });
 
-describe('futureCallProblems', () => {
+describe('callTimeProblems', () => {
   const now = new Date('2026-11-22T12:00:00Z');
   it('accepts calls that ended in the past, or slightly ahead within the clock-skew tolerance', () => {
-    expect(futureCallProblems(undefined, 60, now)).toEqual([]);
-    expect(futureCallProblems(new Date('2026-11-22T11:58:00Z'), 60, now)).toEqual([]);
-    expect(futureCallProblems(new Date('2026-11-22T12:03:00Z'), 60, now)).toEqual([]);
+    expect(callTimeProblems(undefined, 60, now)).toEqual([]);
+    expect(callTimeProblems(new Date('2026-11-22T11:58:00Z'), 60, now)).toEqual([]);
+    expect(callTimeProblems(new Date('2026-11-22T12:03:00Z'), 60, now)).toEqual([]);
   });
   it('refuses a call that ends more than the tolerance after now', () => {
-    expect(futureCallProblems(new Date('2030-11-21T00:00:00Z'), 10, now)).toEqual([{ field: 'startedAt', message: expect.stringContaining('future') }]);
-    expect(futureCallProblems(new Date(now.getTime() + CLOCK_SKEW_TOLERANCE_MS - 59_000), 60, now)).toHaveLength(1);
+    expect(callTimeProblems(new Date('2030-11-21T00:00:00Z'), 10, now)).toEqual([{ field: 'startedAt', message: expect.stringContaining('future') }]);
+    expect(callTimeProblems(new Date(now.getTime() + CLOCK_SKEW_TOLERANCE_MS - 59_000), 60, now)).toHaveLength(1);
   });
 });
 
-describe('futureCallProblems: the earliest call', () => {
+describe('callTimeProblems: the earliest call', () => {
   it('refuses calls said to start before 2000 (typos, year 0, JavaScript\'s minimum date)', () => {
     const now = new Date('2026-11-22T12:00:00Z');
-    expect(futureCallProblems(new Date('1999-12-31T23:59:59Z'), 1, now)).toEqual([{ field: 'startedAt', message: 'must not be before 2000-01-01' }]);
-    expect(futureCallProblems(new Date(-8.64e15), 1, now)).toHaveLength(1);
-    expect(futureCallProblems(new Date('2000-01-01T00:00:00Z'), 1, now)).toEqual([]);
+    expect(callTimeProblems(new Date('1999-12-31T23:59:59Z'), 1, now)).toEqual([{ field: 'startedAt', message: 'must not be before 2000-01-01' }]);
+    expect(callTimeProblems(new Date(-8.64e15), 1, now)).toHaveLength(1);
+    expect(callTimeProblems(new Date('2000-01-01T00:00:00Z'), 1, now)).toEqual([]);
   });
 });

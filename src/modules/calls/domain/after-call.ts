@@ -75,7 +75,7 @@ export const CLOCK_SKEW_TOLERANCE_MS = 5 * 60_000;
 export const EARLIEST_CALL = new Date('2000-01-01T00:00:00Z');
 
 /** A finished call cannot have ended after now (beyond the skew tolerance), nor started before EARLIEST_CALL. */
-export function futureCallProblems(startedAt: Date | undefined, totalDurationSeconds: number, now: Date): { field: string; message: string }[] {
+export function callTimeProblems(startedAt: Date | undefined, totalDurationSeconds: number, now: Date): { field: string; message: string }[] {
   if (!startedAt) return [];
   if (!(startedAt.getTime() >= EARLIEST_CALL.getTime())) return [{ field: 'startedAt', message: 'must not be before 2000-01-01' }];
   const endedAt = startedAt.getTime() + totalDurationSeconds * 1000;

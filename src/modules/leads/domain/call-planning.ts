@@ -1,6 +1,6 @@
 import {
   CallSchedule,
-  MINUTES_PER_DAY,
+  hasNoCallableDay,
   normaliseSchedule,
   timeToMinutes,
 } from '../../orders/domain/call-schedule';
@@ -52,6 +52,7 @@ export function nextCallableAt(params: NextCallableParams): Date | null {
   // Offsets are whole minutes in practice; rounding keeps window starts on minute boundaries.
   const offsetMs = Math.round(offsetHours * 60) * MS_PER_MINUTE;
 
+  if (hasNoCallableDay(params.schedule)) return null; // every day off: no need to scan the year
   const holidays = new Set(params.holidays);
   const schedule = normaliseSchedule(params.schedule);
 
