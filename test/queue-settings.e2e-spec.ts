@@ -1,8 +1,5 @@
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { AppModule } from '../src/app.module';
 import { DELIVER_QUEUE } from '../src/modules/notifications/notification-delivery.service';
-import { createTestApp, TestApp } from './support/test-app';
+import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 /** Queue settings that come from configuration follow the configuration on every start. */
 describe('queue settings on an existing database', () => {
@@ -19,11 +16,7 @@ describe('queue settings on an existing database', () => {
 
   it('takes NOTIFICATION_RETRY_LIMIT and _DELAY_SECONDS of a later start, not only of the first', async () => {
     expect(await settings()).toEqual({ retryLimit: 5, retryDelay: 2 });
-    const restarted = await NestFactory.create<NestExpressApplication>(
-      AppModule.register({ config: { ...t.config, workers: 0, notificationRetryLimit: 2, notificationRetryDelaySeconds: 30 }, databaseUrl: t.databaseUrl }),
-      { bodyParser: false, logger: ['error'] },
-    );
-    await restarted.init();
+    const restarted = await createSiblingApp(t, { notificationRetryLimit: 2, notificationRetryDelaySeconds: 30 });
     try {
       expect(await settings()).toEqual({ retryLimit: 2, retryDelay: 30 });
     } finally {

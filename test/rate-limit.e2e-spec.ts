@@ -1,10 +1,6 @@
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { App } from 'supertest/types';
-import { AppModule } from '../src/app.module';
-import { configureApp } from '../src/app.setup';
-import { createTestApp, TestApp } from './support/test-app';
+import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 // A day-long window: a test run never straddles two windows (barring 00:00 UTC).
 const LIMIT = 4;
@@ -65,12 +61,7 @@ describe('rate limiting (RATE_LIMIT_REQUESTS)', () => {
   });
 
   it('shares one budget between instances on the same database', async () => {
-    const second = await NestFactory.create<NestExpressApplication>(
-      AppModule.register({ config: { ...t.config, workers: 0 }, databaseUrl: t.databaseUrl }),
-      { bodyParser: false, logger: ['error'] },
-    );
-    configureApp(second);
-    await second.init();
+    const second = await createSiblingApp(t);
     try {
       const key = await t.keyWith('api');
       const http2 = second.getHttpServer() as App;

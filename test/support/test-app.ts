@@ -48,3 +48,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
   };
 }
+
+/**
+ * Another instance of the app on `t`'s database (as a second replica of the service, or a
+ * restart with other settings): API-only unless `overrides` say otherwise. The caller closes it.
+ */
+export async function createSiblingApp(t: TestApp, overrides: Partial<AppConfig> = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.register({ config: { ...t.config, workers: 0, ...overrides }, databaseUrl: t.databaseUrl }),
+    { bodyParser: false, logger: ['error'] },
+  );
+  configureApp(app);
+  await app.init();
+  return app;
+}
