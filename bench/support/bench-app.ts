@@ -71,7 +71,6 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const keys = app.get(ApiKeysService);
-  keys.cacheTtlMs = config.apiKeyCacheTtlMs;
   const { key } = await keys.create(`bench-${Date.now()}`, ['api', 'admin', 'telephony']);
   const address = app.getHttpServer().address() as { port: number };
   return {

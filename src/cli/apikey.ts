@@ -23,11 +23,12 @@ async function main(): Promise<void> {
     console.error(USAGE);
     process.exit(2);
   }
-  await withDatabaseUrl(loadConfig(), async (url) => {
+  const config = loadConfig();
+  await withDatabaseUrl(config, async (url) => {
     const ds = new DataSource(dataSourceOptions(url));
     await ds.initialize();
     try {
-      const keys = new ApiKeysService(new ApiKeysRepository(ds));
+      const keys = new ApiKeysService(ds, new ApiKeysRepository(ds), config);
       if (command === 'create') {
         const name = flag(args, 'name');
         if (!name) throw new Error('--name is required');
@@ -35,7 +36,8 @@ async function main(): Promise<void> {
         console.log(`created key #${id} "${name}" (shown once):\n${key}`);
       } else if (command === 'list') {
         for (const k of await keys.list()) {
-          console.log(`#${k.id}\t${k.name}\t${k.scopes.join(',')}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
+          const state = !k.revokedAt ? 'active' : k.revokedAt > new Date() ? `active until ${k.revokedAt.toISOString()} (replaced)` : `revoked ${k.revokedAt.toISOString()}`;
+          console.log(`#${k.id}\t${k.name}\t${k.scopes.join(',')}\t${state}`);
         }
       } else {
         const target = args[0];

@@ -1,9 +1,12 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
 const int = () => Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
 const bool = () =>
   Transform(({ value }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' || value === '' ? false : value));
+
+/** Shortest API_KEY accepted. */
+export const API_KEY_MIN_LENGTH = 32;
 
 /** Environment variables as the process receives them; validated once at start. */
 class Env {
@@ -12,7 +15,12 @@ class Env {
   @IsOptional() @IsString() DATABASE_REPLICA_URLS?: string;
   @IsOptional() @IsString() DATA_DIR?: string;
   @bool() @IsOptional() @IsBoolean() SEED_DEMO?: boolean;
-  @IsOptional() @IsString() API_KEY?: string;
+  // The first 12 characters are stored as the key's lookup prefix: a short key would be stored almost whole.
+  @IsOptional() @IsString()
+  @MinLength(API_KEY_MIN_LENGTH, { message: `must be at least ${API_KEY_MIN_LENGTH} characters (its first 12 are stored as a lookup prefix); generate one with: openssl rand -base64 32` })
+  @MaxLength(200, { message: 'must be at most 200 characters' })
+  API_KEY?: string;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(8760) API_KEY_ROTATION_GRACE_HOURS?: number;
   @int() @IsOptional() @IsInt() @Min(0) @Max(64) WORKERS?: number;
   @bool() @IsOptional() @IsBoolean() WORKERS_ONLY?: boolean;
   @int() @IsOptional() @IsInt() @Min(0) @Max(3650) LEAD_DUPLICATE_WINDOW_DAYS?: number;
@@ -41,6 +49,8 @@ export interface AppConfig {
   dataDir: string;
   seedDemo: boolean;
   apiKey?: string;
+  /** After API_KEY changes, how long the previous API_KEY keeps authenticating; 0 = revoked at once. */
+  apiKeyRotationGraceHours: number;
   /** Concurrent job workers in this process; 0 = API-only instance. */
   workers: number;
   /** Worker-only instance: no HTTP listener besides nothing; runs jobs. */
@@ -70,6 +80,9 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+/** Never echoed in the start-up error: the value is a secret (or holds one). */
+const SECRET_VARIABLES = new Set(['API_KEY', 'DATABASE_URL', 'DATABASE_REPLICA_URLS', 'SMTP_URL']);
+
 /** Reads and validates the environment; the error names every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const raw: Record<string, string> = {};
@@ -77,7 +90,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = plainToInstance(Env, raw, { excludeExtraneousValues: false });
   const errors = validateSync(parsed, { skipMissingProperties: false, whitelist: false });
   if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.property}=${JSON.stringify(raw[e.property])}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    const lines = errors.map((e) => {
+      const shown = SECRET_VARIABLES.has(e.property) ? '(hidden)' : JSON.stringify(raw[e.property]);
+      return `${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join(', ')}`;
+    });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   return {
@@ -87,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: parsed.DATA_DIR ?? './data',
     seedDemo: parsed.SEED_DEMO ?? false,
     apiKey: parsed.API_KEY,
+    apiKeyRotationGraceHours: parsed.API_KEY_ROTATION_GRACE_HOURS ?? 24,
     workers: parsed.WORKERS ?? 2,
     workersOnly: parsed.WORKERS_ONLY ?? false,
     leadDuplicateWindowDays: parsed.LEAD_DUPLICATE_WINDOW_DAYS ?? 30,

@@ -32,7 +32,6 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   configureApp(app);
   await app.init();
   const keys = app.get(ApiKeysService);
-  keys.cacheTtlMs = config.apiKeyCacheTtlMs;
   const { key } = await keys.create('test-all', ['api', 'admin', 'telephony']);
   return {
     app,

@@ -21,13 +21,16 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List API keys (never the keys themselves)' })
+  @ApiOperation({ summary: 'List API keys (never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs' })
   async list() {
     const rows = await this.keys.list();
+    const now = new Date();
+    // A replaced API_KEY has a revokedAt in the future (its grace period) and is still active.
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
       scopes: r.scopes,
+      active: r.revokedAt === null || r.revokedAt > now,
       createdAt: r.createdAt.toISOString(),
       revokedAt: r.revokedAt?.toISOString() ?? null,
     }));
