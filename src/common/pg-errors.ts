@@ -1,12 +1,59 @@
-/** PostgreSQL error codes a repository may want to turn into domain errors. */
-const UNIQUE_VIOLATION = '23505';
+import { createHash } from 'node:crypto';
+import type { FieldError } from './domain-error';
 
-function pgError(err: unknown): { code?: unknown; constraint?: unknown } | null {
-  if (!err || typeof err !== 'object') return null;
-  const e = err as { code?: unknown; constraint?: unknown; driverError?: unknown };
-  if (e.code !== undefined) return e;
-  return e.driverError && typeof e.driverError === 'object' ? (e.driverError as { code?: unknown; constraint?: unknown }) : null;
+/**
+ * Classifies errors from PostgreSQL, pg and TypeORM, and describes them for logs without
+ * their values. A PostgreSQL message or detail can quote the value it refused (`invalid input
+ * syntax for type inet: "..."`, `Key (email)=(...)`, `Failing row contains (...)`), and a
+ * TypeORM QueryFailedError carries the query parameters: none of these is ever logged or
+ * answered; the SQLSTATE, constraint, table, column and type names are.
+ */
+
+/** The fields of a PostgreSQL error we read; pg's DatabaseError has them, QueryFailedError copies them. */
+interface PgFields {
+  name?: unknown;
+  message?: unknown;
+  code?: unknown;
+  severity?: unknown;
+  constraint?: unknown;
+  table?: unknown;
+  column?: unknown;
+  dataType?: unknown;
+  where?: unknown;
+  query?: unknown;
 }
+
+const MAX_CHAIN = 5;
+
+/** `err` and the errors it wraps (TypeORM's driverError, `cause`, an AggregateError's errors), nearest first. */
+function chain(err: unknown, depth = 0): PgFields[] {
+  if (!err || typeof err !== 'object' || depth >= MAX_CHAIN) return [];
+  const e = err as PgFields & { driverError?: unknown; cause?: unknown };
+  const inner = [e.driverError, e.cause, ...(err instanceof AggregateError ? err.errors : [])];
+  return [e, ...inner.flatMap((x) => chain(x, depth + 1))];
+}
+
+/** The nearest error in the chain that carries a SQLSTATE (five characters, e.g. `23505`). */
+function pgError(err: unknown): PgFields | null {
+  return chain(err).find((e) => typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) ?? null;
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** The class of an error: its constructor's name (pg's DatabaseError is named `error`), else `name`. */
+function className(e: object): string {
+  const ctor = e.constructor?.name;
+  return ctor && ctor !== 'Error' && ctor !== 'Object' ? ctor : (text((e as PgFields).name) ?? 'Error');
+}
+
+/** The SQLSTATE of `err` or of the error it wraps. */
+export function sqlState(err: unknown): string | undefined {
+  return text(pgError(err)?.code);
+}
+
+const UNIQUE_VIOLATION = '23505';
 
 /** A unique violation, optionally of one named constraint or index (TypeORM's QueryFailedError or a raw pg error). */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
@@ -19,22 +66,254 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
  * first; this is the safety net, so such input is a 400 wherever it slips through.
  */
 export function isUnstorableText(err: unknown): boolean {
-  const code = pgError(err)?.code;
+  const code = sqlState(err);
   return code === '22021' || code === '22P05';
 }
 
-/** Connection-level failures of PostgreSQL (refused, reset, shutting down): the service is unavailable. */
-const DB_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+/** Condition names of the SQLSTATEs this service meets, for log lines (PostgreSQL appendix A). */
+const CONDITION: Record<string, string> = {
+  '22001': 'string_data_right_truncation',
+  '22003': 'numeric_value_out_of_range',
+  '22007': 'invalid_datetime_format',
+  '22008': 'datetime_field_overflow',
+  '22012': 'division_by_zero',
+  '22021': 'character_not_in_repertoire',
+  '22023': 'invalid_parameter_value',
+  '22P02': 'invalid_text_representation',
+  '22P05': 'untranslatable_character',
+  '23502': 'not_null_violation',
+  '23503': 'foreign_key_violation',
+  '23505': 'unique_violation',
+  '23514': 'check_violation',
+  '25P02': 'in_failed_sql_transaction',
+  '28P01': 'invalid_password',
+  '3D000': 'invalid_catalog_name',
+  '40001': 'serialization_failure',
+  '40P01': 'deadlock_detected',
+  '42501': 'insufficient_privilege',
+  '42601': 'syntax_error',
+  '42703': 'undefined_column',
+  '42P01': 'undefined_table',
+  '53300': 'too_many_connections',
+  '55P03': 'lock_not_available',
+  '57014': 'query_canceled',
+  '57P01': 'admin_shutdown',
+  '57P02': 'crash_shutdown',
+  '57P03': 'cannot_connect_now',
+  '08000': 'connection_exception',
+  '08001': 'sqlclient_unable_to_establish_sqlconnection',
+  '08003': 'connection_does_not_exist',
+  '08006': 'connection_failure',
+};
 
-export function isDatabaseUnavailable(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  const e = err as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; severity?: unknown };
-  // A FATAL from the server (e.g. connections refused for the database) is unavailability too.
-  if (e.severity === 'FATAL') return true;
-  if (typeof e.code === 'string' && (DB_UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
-  if (typeof e.message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message)) {
-    return true;
+function stateLabel(code: string): string {
+  return CONDITION[code] ? `${code} ${CONDITION[code]}` : code;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unavailable or busy: 503 with Retry-After
+
+/** SQLSTATEs meaning the server cannot serve us now: shutting down, starting, out of connection slots. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Socket-level failures (Node's error codes). */
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/**
+ * TypeORM's errors for a query runner whose connection died under it: pg drops the client on a
+ * connection error, TypeORM releases the runner, and the transaction's next statement (or its
+ * rollback) throws these instead of the connection error.
+ */
+const UNAVAILABLE_CLASSES = new Set(['QueryRunnerProviderAlreadyReleasedError', 'QueryRunnerAlreadyReleasedError']);
+/** pg and pg-pool raise these as plain Errors, with no code; the label is what we log. */
+const UNAVAILABLE_MESSAGES: [RegExp, string][] = [
+  [/Connection terminated/i, 'connection terminated'],
+  [/timeout exceeded when trying to connect/i, 'pool connect timeout'],
+  [/Client was closed and is not queryable/i, 'client closed'],
+  [/Client has encountered a connection error/i, 'client connection error'],
+  [/Cannot use a pool after calling end on the pool/i, 'pool ended'],
+  [/connect ECONNREFUSED/i, 'ECONNREFUSED'],
+  [/the database system is (starting up|shutting down|in recovery mode)/i, 'database starting or stopping'],
+];
+
+function unavailableReasonOf(e: PgFields): string | null {
+  const code = text(e.code);
+  if (code && (UNAVAILABLE_STATES.has(code) || code.startsWith('08'))) return stateLabel(code);
+  if (code && UNAVAILABLE_SOCKET_CODES.has(code)) return code;
+  // A FATAL from the server (connections refused for the database, authentication) ends the session.
+  if (e.severity === 'FATAL') return code ? `FATAL ${stateLabel(code)}` : 'FATAL';
+  const name = className(e);
+  if (UNAVAILABLE_CLASSES.has(name)) return name;
+  const message = text(e.message);
+  if (message) for (const [pattern, label] of UNAVAILABLE_MESSAGES) if (pattern.test(message)) return label;
+  return null;
+}
+
+/**
+ * Why the database is unreachable, as a short label safe to log (`57P01 admin_shutdown`,
+ * `ECONNREFUSED`, `QueryRunnerAlreadyReleasedError`, `pool connect timeout`), or null when
+ * `err` is not a connection-level failure. Looks through TypeORM's driverError and `cause`.
+ */
+export function databaseUnavailableReason(err: unknown): string | null {
+  for (const e of chain(err)) {
+    const reason = unavailableReasonOf(e);
+    if (reason) return reason;
   }
-  if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);
-  return isDatabaseUnavailable(e.driverError) || isDatabaseUnavailable(e.cause);
+  return null;
+}
+
+/** Connection-level failures of PostgreSQL (refused, reset, shutting down, pool exhausted): the service is unavailable. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  return databaseUnavailableReason(err) !== null;
+}
+
+/**
+ * A statement the server gave up on while it is otherwise fine: lock_timeout (55P03),
+ * statement_timeout (57014), a deadlock or serialization failure. Retrying shortly is right.
+ */
+const BUSY_STATES = new Set(['55P03', '57014', '40001', '40P01']);
+
+/** The SQLSTATE label when `err` is a busy-database error (see BUSY_STATES), else null. */
+export function databaseBusyReason(err: unknown): string | null {
+  const code = sqlState(err);
+  return code && BUSY_STATES.has(code) ? stateLabel(code) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input the database refused: 400
+
+/** `value too long for type character varying(255)` → `character varying(255)`, with any quoted value removed first. */
+function typeNamed(message: string | undefined): string | undefined {
+  const unquoted = (message ?? '').replace(/".*"/s, '');
+  return /for type ([a-z][a-z0-9 _(),]*[a-z0-9)])/i.exec(unquoted)?.[1];
+}
+
+/**
+ * The column bind parameter `$n` goes to, when the statement says so plainly:
+ * `INSERT INTO t (a, b) VALUES ($1, $2)` or `a = $1`.
+ */
+function columnOfParameter(n: number, query: string): string | undefined {
+  const sql = query.replace(/\s+/g, ' ');
+  const insert = /INSERT INTO [\w."]+ ?\(([^()]*)\) VALUES ?\(([^()]*)\)/i.exec(sql);
+  if (insert) {
+    const columns = insert[1].split(',').map((c) => c.trim().replace(/"/g, ''));
+    const at = insert[2].split(',').findIndex((v) => new RegExp(`^\\s*\\$${n}(::[\\w ]+)?\\s*$`).test(v));
+    if (at >= 0 && columns[at]) return columns[at];
+  }
+  return new RegExp(`"?(\\w+)"? = \\$${n}(?![0-9])`).exec(sql)?.[1];
+}
+
+/**
+ * Which bind parameter PostgreSQL refused, without reading any value out of the error:
+ * a failed conversion names it in its context (`unnamed portal parameter $3 = ...`, which we
+ * parse but never repeat); for `value too long for type character varying(45)` it is the one
+ * string parameter longer than 45 characters, when exactly one is (no other could be the cause).
+ */
+function refusedParameter(e: PgFields, type: string | undefined, parameters: unknown): number | undefined {
+  const named = text(e.where) && /\bparameter \$(\d+)\b/.exec(text(e.where)!)?.[1];
+  if (named) return Number(named);
+  const limit = e.code === '22001' && type ? /^character(?: varying)?\((\d+)\)$/.exec(type)?.[1] : undefined;
+  if (!limit || !Array.isArray(parameters)) return undefined;
+  const tooLong = parameters.flatMap((p, i) => (typeof p === 'string' && [...p].length > Number(limit) ? [i + 1] : []));
+  return tooLong.length === 1 ? tooLong[0] : undefined;
+}
+
+function refusalMessage(code: string, type: string | undefined): string {
+  const ofType = type ? ` (${type})` : '';
+  const limit = type && /^character(?: varying)?\((\d+)\)$/.exec(type)?.[1];
+  if (code === '22001') return limit ? `is longer than ${limit} characters` : `is too long${ofType}`;
+  if (code === '22003') return `is out of range${ofType}`;
+  if (code === '22007' || code === '22008') return `is not a valid date/time${ofType}`;
+  if (code === '22021' || code === '22P05') return 'contains characters that cannot be stored (such as NUL)';
+  if (code === '22P02') return type ? `is not a valid ${type} value` : 'is not a valid value';
+  return `is not an acceptable value${ofType}`;
+}
+
+/**
+ * A value from the request that the database refused, as a field error for a 400, or null.
+ * The safety net behind the DTOs: a data exception (SQLSTATE class 22: bad syntax for the type,
+ * too long, out of range, bad date), a NULL for a NOT NULL column (23502: validators let `null`
+ * through as "absent"), or a CHECK constraint (23514: every CHECK of this schema states a rule
+ * on stored values). Never the value itself; the column when PostgreSQL or the statement names it.
+ * Foreign-key and unique violations are not here: services turn those they expect into
+ * domain errors, and any other is our bug (500).
+ */
+export function inputRefusedByDatabase(err: unknown): FieldError | null {
+  const e = pgError(err);
+  const code = text(e?.code);
+  if (!e || !code) return null;
+  const failed = chain(err).find((x) => text(x.query)) as (PgFields & { parameters?: unknown }) | undefined;
+  const type = text(e.dataType) ?? typeNamed(text(e.message));
+  const n = code.startsWith('22') && failed ? refusedParameter(e, type, failed.parameters) : undefined;
+  const column = text(e.column) ?? (n ? columnOfParameter(n, text(failed?.query)!) : undefined);
+  if (code.startsWith('22')) return { field: column ?? '', message: refusalMessage(code, type) };
+  if (code === '23502') return { field: column ?? '', message: 'must not be null' };
+  if (code === '23514') {
+    const constraint = text(e.constraint);
+    // PostgreSQL names a one-column CHECK `<table>_<column>_check`.
+    const prefix = `${text(e.table)}_`;
+    const named = constraint?.startsWith(prefix) && constraint.endsWith('_check') ? constraint.slice(prefix.length, -'_check'.length) : undefined;
+    return { field: column ?? named ?? '', message: `is not allowed${constraint ? ` (rule ${constraint})` : ''}` };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Log lines
+
+/**
+ * What a statement does, for a log line: its leading keyword and first target table
+ * (`INSERT INTO lead`, `WITH INSERT INTO lead`, `SELECT FROM call_order`), with a short hash of
+ * the whole text to tell statements apart. Never the text itself: it may hold literals.
+ */
+export function statementKind(sql: string): string {
+  const s = sql.replace(/\s+/g, ' ').trim();
+  const verb = (/^[A-Za-z]+/.exec(s)?.[0] ?? '?').toUpperCase();
+  const target = /\b(INSERT INTO|UPDATE|DELETE FROM|FROM) ("?[A-Za-z_][\w.]*"?)/i.exec(s);
+  const targetKind = target ? `${target[1].toUpperCase()} ${target[2].replace(/"/g, '')}` : '';
+  const kind = !target ? verb : targetKind.startsWith(verb) ? targetKind : `${verb} ${targetKind}`;
+  return `${kind} #${createHash('sha256').update(sql).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * Free text for a log line with what could be a value taken out: quoted strings, the parenthesised
+ * parts of `Key (x)=(y)` details, e-mail addresses and runs of digits long enough to be a phone or
+ * an id. For messages of libraries we do not control (pool errors, warnings); our own lines are
+ * built from names and codes only.
+ */
+export function scrubText(message: string, max = 200): string {
+  const scrubbed = message
+    .replace(/"[^"]*"|'[^']*'|`[^`]*`/g, '"…"')
+    .replace(/\([^()]*\)=\([^()]*\)/g, '(…)=(…)')
+    .replace(/\([^()]*\)\s*$/g, '(…)')
+    .replace(/[^\s@"'<>()]+@[^\s@"'<>()]+/g, '<e-mail>')
+    .replace(/\+?\d[\d\s-]{5,}\d/g, '<number>');
+  return scrubbed.length > max ? `${scrubbed.slice(0, max)}…` : scrubbed;
+}
+
+/**
+ * A database error for a log line: class, SQLSTATE with its condition name, constraint, table,
+ * column, type and statement kind: names and codes, never the message, detail or parameters.
+ * An error without a SQLSTATE (a pg or pool failure) shows its class and scrubbed message.
+ */
+export function describeDatabaseError(err: unknown): string {
+  if (!err || typeof err !== 'object') return `non-error thrown: ${typeof err}`;
+  const top = err as PgFields;
+  const name = className(err);
+  const e = pgError(err);
+  const code = text(e?.code);
+  const query = chain(err).map((x) => text(x.query)).find(Boolean);
+  const parts = [name];
+  if (code && e) {
+    parts.push(stateLabel(code));
+    for (const key of ['constraint', 'table', 'column', 'dataType'] as const) {
+      const v = text(e[key]);
+      if (v) parts.push(`${key}=${v}`);
+    }
+    const type = !text(e.dataType) && code.startsWith('22') ? typeNamed(text(e.message)) : undefined;
+    if (type) parts.push(`type=${type}`);
+  } else {
+    const reason = databaseUnavailableReason(err);
+    parts.push(reason ?? scrubText(text(top.message) ?? ''));
+  }
+  if (query) parts.push(`in ${statementKind(query)}`);
+  return parts.filter(Boolean).join(' ');
 }

@@ -1,7 +1,9 @@
 import { Logger } from '@nestjs/common';
+import type { EventEmitter } from 'node:events';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { isDatabaseUnavailable } from '../common/pg-errors';
+import { describeDatabaseError, isDatabaseUnavailable } from '../common/pg-errors';
 import { MIGRATIONS } from '../../migrations';
+import { SafeQueryLogger } from './safe-query-logger';
 
 /**
  * With read replicas: TypeORM's replication settings (a pool per server). Raw queries and
@@ -22,20 +24,37 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
   const replication = (options as { replication?: { master: { url: string } } }).replication;
   const ds = new DataSource(options);
   try {
-    return await ds.initialize();
+    return guardNewConnections(await ds.initialize());
   } catch (err) {
     if (!replication || !isDatabaseUnavailable(err)) throw err;
     await ds.driver.disconnect().catch(() => undefined);
     new Logger('Database').warn(
-      `A read replica is unreachable (${err instanceof Error ? err.message : String(err)}); starting on the primary alone, restart to use replicas again`,
+      `A read replica is unreachable (${describeDatabaseError(err)}); starting on the primary alone, restart to use replicas again`,
     );
     const { replication: _dropped, ...primaryOnly } = options as DataSourceOptions & { replication?: unknown };
-    return new DataSource({ ...primaryOnly, url: replication.master.url } as DataSourceOptions).initialize();
+    return guardNewConnections(await new DataSource({ ...primaryOnly, url: replication.master.url } as DataSourceOptions).initialize());
   }
+}
+
+/**
+ * A connection that the server ends just as it is established (a restart, pg_terminate_backend)
+ * can deliver its FATAL in the same read as its ready message: pg-pool has handed the client out
+ * and taken its idle `error` listener off, and TypeORM attaches its own a microtask later. Between
+ * the two an `error` event has no listener, which crashes the process. A listener on every new
+ * client closes that gap; the dead client then fails its first query (a 503) and the pool drops it.
+ */
+function guardNewConnections(ds: DataSource): DataSource {
+  const driver = ds.driver as unknown as { master?: EventEmitter; slaves?: EventEmitter[] };
+  for (const pool of [driver.master, ...(driver.slaves ?? [])]) {
+    pool?.on('connect', (client: EventEmitter) => client.on('error', () => undefined));
+  }
+  return ds;
 }
 
 /** Shared by the app, the migration CLI and the tests: one definition of how we talk to PostgreSQL. */
 export function dataSourceOptions(url: string, extra: Partial<DataSourceOptions> = {}): DataSourceOptions {
+  // Never TypeORM's own loggers: they print failing statements with their parameters (see SafeQueryLogger).
+  const logger = new SafeQueryLogger();
   return {
     type: 'postgres',
     url,
@@ -43,7 +62,11 @@ export function dataSourceOptions(url: string, extra: Partial<DataSourceOptions>
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
-    logging: ['error', 'warn'],
+    logger,
+    // pg-pool emits `error` with the pool as `this`: the probe asks that same pool whether the server answers.
+    poolErrorHandler(this: { query(sql: string): Promise<unknown> }, err: unknown) {
+      logger.poolError(err, () => this.query('SELECT 1'));
+    },
     ...extra,
   } as DataSourceOptions;
 }
@@ -56,7 +79,7 @@ const MIGRATION_LOCK_KEY = 727_001;
  * do not race each other. Returns the names of the migrations applied.
  */
 export async function runMigrations(url: string): Promise<string[]> {
-  const ds = new DataSource(dataSourceOptions(url, { logging: ['error'] }));
+  const ds = new DataSource(dataSourceOptions(url));
   await ds.initialize();
   try {
     await ds.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -1,0 +1,126 @@
+import { Logger } from '@nestjs/common';
+import { databaseUnavailableReason, describeDatabaseError } from './pg-errors';
+
+export type LogSink = Pick<Logger, 'warn' | 'log' | 'error'>;
+/** A cheap round trip to the dependency (`SELECT 1`); resolves once it answers again. */
+export type Probe = () => Promise<unknown>;
+
+interface Outage {
+  since: number;
+  reason: string;
+  probe?: Probe;
+  timer?: NodeJS.Timeout;
+}
+
+export interface OutageLogOptions {
+  logger?: LogSink;
+  /** How often a source that reported an outage is probed for recovery. */
+  probeEveryMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Logs an outage of a dependency as two lines per source (a connection pool: `database` for the
+ * app's TypeORM pool, `pg-boss` for the queue's): `<source>: database unreachable (<reason>)`
+ * when the source first fails, and `<source>: database reachable again after <N>s` when it
+ * recovers, however many failures happen in between (pg-boss reports one per worker per poll).
+ *
+ * A source that sees its own successes calls `recovered`; one that only sees failures (an error
+ * event) passes a probe, which this runs every `probeEveryMs` until it answers. A probe failing for
+ * another reason than unavailability (the app shut down) stops probing; the next failure restarts it.
+ */
+export class OutageLog {
+  private readonly outages = new Map<string, Outage>();
+  private readonly logger: LogSink;
+  private readonly probeEveryMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly what = 'database',
+    options: OutageLogOptions = {},
+  ) {
+    this.logger = options.logger ?? new Logger('Outage');
+    this.probeEveryMs = options.probeEveryMs ?? 2_000;
+    this.now = options.now ?? (() => Date.now());
+  }
+
+  /** Reports that `source` could not reach the dependency. True when this call started the outage (and logged it). */
+  failed(source: string, reason: string, probe?: Probe): boolean {
+    const known = this.outages.get(source);
+    if (known) {
+      if (probe && !known.probe) this.startProbing(source, known, probe);
+      return false;
+    }
+    const outage: Outage = { since: this.now(), reason };
+    this.outages.set(source, outage);
+    this.logger.warn(`${source}: ${this.what} unreachable (${reason})`);
+    if (probe) this.startProbing(source, outage, probe);
+    return true;
+  }
+
+  /** Reports that `source` reached the dependency. True when this call ended an outage (and logged it). */
+  recovered(source: string): boolean {
+    const outage = this.outages.get(source);
+    if (!outage) return false;
+    clearTimeout(outage.timer);
+    this.outages.delete(source);
+    const seconds = Math.round((this.now() - outage.since) / 1000);
+    this.logger.log(`${source}: ${this.what} reachable again after ${seconds}s`);
+    return true;
+  }
+
+  isDown(source: string): boolean {
+    return this.outages.has(source);
+  }
+
+  /** Stops every probe (the states stay). */
+  close(): void {
+    for (const outage of this.outages.values()) {
+      clearTimeout(outage.timer);
+      outage.probe = undefined;
+    }
+  }
+
+  private startProbing(source: string, outage: Outage, probe: Probe): void {
+    outage.probe = probe;
+    const tick = () => {
+      outage.timer = undefined;
+      probe().then(
+        () => {
+          if (this.outages.get(source) === outage) this.recovered(source);
+        },
+        (err: unknown) => {
+          if (this.outages.get(source) !== outage) return;
+          if (databaseUnavailableReason(err) === null) {
+            outage.probe = undefined;
+            return;
+          }
+          schedule();
+        },
+      );
+    };
+    const schedule = () => {
+      if (outage.probe !== probe) return;
+      outage.timer = setTimeout(tick, this.probeEveryMs);
+      outage.timer.unref();
+    };
+    schedule();
+  }
+}
+
+/** The source name of the app's TypeORM pool in outage lines (the query logger and the exception filter). */
+export const DATABASE_SOURCE = 'database';
+
+/** The process's view of its PostgreSQL server, one state per source (connection pool). */
+export const databaseOutages = new OutageLog('database');
+
+/**
+ * For an error handler that sees only failures (pg-boss's `error` event): an unreachable
+ * database opens the source's outage (logged once, then probed until it answers); any other
+ * error is logged as one line of names and codes, never its message's values.
+ */
+export function reportDatabaseError(source: string, err: unknown, logger: LogSink, probe?: Probe): void {
+  const reason = databaseUnavailableReason(err);
+  if (reason) databaseOutages.failed(source, reason, probe);
+  else logger.error(`${source}: ${describeDatabaseError(err)}`);
+}
