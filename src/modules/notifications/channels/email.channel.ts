@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import nodemailer, { Transporter } from 'nodemailer';
+import { scrubText } from '../../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../../config/app.config';
 
 export interface OutgoingEmail {
@@ -31,17 +32,33 @@ export class EmailChannel implements OnModuleDestroy {
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
     });
-    await this.transport.sendMail({
-      from: this.config.notificationEmailFrom,
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      messageId: mail.messageId,
-    });
+    try {
+      await this.transport.sendMail({
+        from: this.config.notificationEmailFrom,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        messageId: mail.messageId,
+      });
+    } catch (err) {
+      throw new Error(smtpFailure(err));
+    }
   }
 
   onModuleDestroy(): void {
     this.transport?.close();
     this.transport = undefined;
   }
+}
+
+/**
+ * A failed send as one line for `last_error` and the logs: nodemailer's code, the SMTP reply code
+ * and command, and the server's reply with addresses taken out (a refused RCPT echoes the
+ * recipient's address, and nodemailer's message repeats it).
+ */
+export function smtpFailure(err: unknown): string {
+  const e = (err ?? {}) as { code?: unknown; responseCode?: unknown; command?: unknown; response?: unknown; message?: unknown };
+  const parts = ['SMTP', e.code, e.responseCode, e.command ? `at ${String(e.command)}` : undefined].filter((p) => p !== undefined && p !== '');
+  const reply = typeof e.response === 'string' ? e.response : typeof e.message === 'string' ? e.message : '';
+  return `${parts.join(' ')}${reply ? `: ${scrubText(reply, 160)}` : ''}`;
 }

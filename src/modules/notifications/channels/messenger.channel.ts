@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { scrubText } from '../../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../../config/app.config';
 import { MessengerMessage } from '../domain/notification';
 
@@ -33,6 +34,25 @@ export class MessengerChannel {
       throw new Error(`messenger bot unreachable: ${e.cause?.message ?? e.message}`);
     }
     const body = await res.text().catch(() => '');
-    if (!res.ok) throw new Error(`messenger bot answered HTTP ${res.status}${body ? `: ${body.slice(0, 200)}` : ''}`);
+    if (!res.ok) {
+      const reason = botReason(body);
+      throw new Error(`messenger bot answered HTTP ${res.status}${reason ? `: ${reason}` : ''}`);
+    }
   }
+}
+
+/**
+ * The bot's stated reason (`description`, `error` or `message` of a JSON answer), with anything
+ * that could be a value taken out: never the raw body, which may echo the chat id or the text.
+ */
+function botReason(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return '';
+  }
+  const o = (parsed ?? {}) as Record<string, unknown>;
+  const reason = [o.description, o.error, o.message].find((v) => typeof v === 'string');
+  return typeof reason === 'string' ? scrubText(reason, 120) : '';
 }
