@@ -76,7 +76,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     } else if (cause === 'refused') {
       // A 400 for the client, but a value our input checks should have refused first.
       this.logger.warn(`input refused by the database: ${describeDatabaseError(exception)}${tag}`);
-    } else if (status >= 500) {
+    } else if (status >= 500 && status !== 503) {
+      // A 503 otherwise is a known condition a domain error or Nest exception states itself.
       this.logger.error(`${describeUnexpected(exception)}${tag}`);
     }
   }
