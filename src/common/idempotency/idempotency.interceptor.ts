@@ -1,10 +1,11 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { Observable, catchError, from, mergeMap, of } from 'rxjs';
 import { DomainError } from '../domain-error';
 import type { AuthedRequest } from '../../modules/auth/http/api-key.guard';
 import { canonicalJson } from './canonical-json';
+import { ActiveClaim, idempotencyClaims } from './idempotency-context';
 import { IdempotencyStore } from './idempotency.store';
 import { idempotencyToken, TokenRequest } from './idempotency-token';
 
@@ -18,9 +19,16 @@ const WAIT_MAX_MS = 10_000;
  * the same key, API key and body gets the stored response; the same key with another body is a 409.
  * A retry arriving while the first is still running waits for its result (bounded), so concurrent
  * retries create one thing.
+ *
+ * The claim (with a fresh owner token) is visible to the handler through `idempotencyClaims`: create
+ * use cases complete the record in their own transaction (IdempotentWrites), and the completion
+ * here, after the handler, is then skipped; it remains for routes that do not (leads and calls,
+ * which are idempotent through their own unique keys).
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Idempotency');
+
   constructor(private readonly store: IdempotencyStore) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -35,25 +43,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const hash = createHash('sha256').update(`${route}\n${canonicalJson(req.body ?? null)}`).digest('hex');
     (req as AuthedRequest & TokenRequest).idempotencyToken = idempotencyToken(apiKeyId, key, hash);
 
-    return from(this.claim(apiKeyId, key, hash)).pipe(
+    const claim: ActiveClaim = { apiKeyId, key, owner: randomUUID() };
+    return from(this.claim(claim, hash)).pipe(
       mergeMap((outcome) => {
         if (outcome.kind === 'replay') {
           for (const [k, v] of Object.entries(outcome.headers)) res.setHeader(k, v);
           res.setHeader('Idempotent-Replayed', 'true');
           return of(outcome.data);
         }
-        return next.handle().pipe(
+        return idempotencyClaims.run(claim, () => next.handle()).pipe(
           mergeMap(async (data) => {
-            const headers: Record<string, string> = {};
-            for (const h of REPLAYED_HEADERS) {
-              const v = res.getHeader(h);
-              if (v !== undefined) headers[h] = String(v);
-            }
-            await this.store.complete(apiKeyId, key, data, headers);
+            await this.completeAfterHandler(claim, route, data, res);
             return data;
           }),
           catchError(async (err: unknown) => {
-            await this.store.release(apiKeyId, key).catch(() => undefined);
+            await this.store.release(claim).catch(() => undefined);
             throw err;
           }),
         );
@@ -61,10 +65,28 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  private async claim(apiKeyId: number, key: string, hash: string) {
+  /** Stores the response unless the write's transaction already did (then only checks they agree). */
+  private async completeAfterHandler(claim: ActiveClaim, route: string, data: unknown, res: Response): Promise<void> {
+    const headers: Record<string, string> = {};
+    for (const h of REPLAYED_HEADERS) {
+      const v = res.getHeader(h);
+      if (v !== undefined) headers[h] = String(v);
+    }
+    const stored = claim.storedInTransaction;
+    if (!stored) {
+      await this.store.completeAfterCommit(claim, data, headers);
+      return;
+    }
+    if (Object.keys(headers).length === 0 && canonicalJson(stored.data ?? []) === canonicalJson(data ?? [])) return;
+    // A use case whose stored response is not what its controller sends: replay what was sent.
+    this.logger.error(`${route}: the response stored in the transaction differs from the one sent; storing the one sent`);
+    await this.store.completeAfterCommit(claim, data, headers, true);
+  }
+
+  private async claim(claim: ActiveClaim, hash: string) {
     const deadline = Date.now() + WAIT_MAX_MS;
     for (;;) {
-      const outcome = await this.store.begin(apiKeyId, key, hash);
+      const outcome = await this.store.begin(claim.apiKeyId, claim.key, hash, claim.owner);
       if (outcome.kind === 'mismatch') {
         throw DomainError.conflict('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request body');
       }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { AgentGroup, AgentGroupNames, SYSTEM_ACTOR, completeNames, mergeNames, missingIds, normaliseAgentIds } from './domain/agent-group';
 import { AgentGroupsRepository } from './persistence/agent-groups.repository';
 
@@ -20,6 +21,7 @@ export class AgentGroupsService {
   constructor(
     private readonly ds: DataSource,
     private readonly groups: AgentGroupsRepository,
+    private readonly idempotent: IdempotentWrites,
   ) {}
 
   async getGroup(id: number): Promise<AgentGroup> {
@@ -35,12 +37,15 @@ export class AgentGroupsService {
 
   /** Creates a group with its members in one transaction; unknown agent ids are a 400 naming them. */
   async createGroup(input: CreateAgentGroupInput): Promise<number> {
-    return this.ds.transaction(async (m) => {
-      const agentIds = await this.checkedAgentIds(input.agentIds ?? [], m);
-      const id = await this.groups.insert(completeNames(input.names), SYSTEM_ACTOR, m);
-      await this.groups.replaceMembers(id, agentIds, m);
-      return id;
-    });
+    return this.idempotent.transaction(
+      async (m) => {
+        const agentIds = await this.checkedAgentIds(input.agentIds ?? [], m);
+        const id = await this.groups.insert(completeNames(input.names), SYSTEM_ACTOR, m);
+        await this.groups.replaceMembers(id, agentIds, m);
+        return id;
+      },
+      (id) => ({ id }),
+    );
   }
 
   /** Names merge per language; agentIds, when sent, replaces the membership. */

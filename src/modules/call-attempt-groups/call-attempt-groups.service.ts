@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { CallAttemptGroup, CallAttemptGroupFields, defaultChangeOnUpdate, isDefaultOnCreate } from './domain/call-attempt-group';
 import { CallAttemptGroupsRepository } from './persistence/call-attempt-groups.repository';
 
@@ -12,6 +13,7 @@ export class CallAttemptGroupsService {
   constructor(
     private readonly ds: DataSource,
     private readonly groups: CallAttemptGroupsRepository,
+    private readonly idempotent: IdempotentWrites,
   ) {}
 
   async getGroup(id: number): Promise<CallAttemptGroup> {
@@ -27,21 +29,24 @@ export class CallAttemptGroupsService {
 
   /** The first group (any group created while none is default) becomes the default; isDefault: true takes it over. */
   async createGroup(input: CallAttemptGroupInput & Pick<CallAttemptGroupFields, 'title' | 'intervals'>): Promise<number> {
-    return this.ds.transaction(async (m) => {
-      await this.groups.lockDefault(m);
-      const isDefault = isDefaultOnCreate(input.isDefault, await this.groups.someGroupIsDefault(m));
-      if (isDefault) await this.groups.clearDefaultExcept(null, m);
-      return this.groups.insert(
-        {
-          title: input.title,
-          intervals: input.intervals,
-          isDefault,
-          resetAttemptsEnabled: input.resetAttemptsEnabled ?? false,
-          repeatLastInterval: input.repeatLastInterval ?? false,
-        },
-        m,
-      );
-    });
+    return this.idempotent.transaction(
+      async (m) => {
+        await this.groups.lockDefault(m);
+        const isDefault = isDefaultOnCreate(input.isDefault, await this.groups.someGroupIsDefault(m));
+        if (isDefault) await this.groups.clearDefaultExcept(null, m);
+        return this.groups.insert(
+          {
+            title: input.title,
+            intervals: input.intervals,
+            isDefault,
+            resetAttemptsEnabled: input.resetAttemptsEnabled ?? false,
+            repeatLastInterval: input.repeatLastInterval ?? false,
+          },
+          m,
+        );
+      },
+      (id) => ({ id }),
+    );
   }
 
   /** Changes the given fields; isDefault: true moves the default here in the same transaction. */

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { CallScenario, CallScenarioFields } from './domain/call-scenario';
 import { CallScenariosRepository } from './persistence/call-scenarios.repository';
 
 @Injectable()
 export class CallScenariosService {
-  constructor(private readonly scenarios: CallScenariosRepository) {}
+  constructor(
+    private readonly scenarios: CallScenariosRepository,
+    private readonly idempotent: IdempotentWrites,
+  ) {}
 
   async getScenario(id: number): Promise<CallScenario> {
     const scenario = await this.scenarios.findById(id);
@@ -20,7 +24,10 @@ export class CallScenariosService {
   }
 
   async createScenario(input: Partial<CallScenarioFields> & { title: string }): Promise<number> {
-    return this.scenarios.insert({ title: input.title, description: input.description ?? '', isActive: input.isActive ?? true });
+    return this.idempotent.transaction(
+      (m) => this.scenarios.insert({ title: input.title, description: input.description ?? '', isActive: input.isActive ?? true }, m),
+      (id) => ({ id }),
+    );
   }
 
   async updateScenario(id: number, patch: Partial<CallScenarioFields>): Promise<void> {

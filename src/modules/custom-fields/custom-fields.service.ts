@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { DEFAULT_SORT, OptionInput, validateOptions } from './domain/custom-field';
 import {
   CustomFieldDefinition,
@@ -45,6 +46,7 @@ export class CustomFieldsService {
   constructor(
     private readonly ds: DataSource,
     private readonly repo: CustomFieldsRepository,
+    private readonly idempotent: IdempotentWrites,
   ) {}
 
   list(essence?: Essence): Promise<CustomFieldRow[]> {
@@ -60,8 +62,9 @@ export class CustomFieldsService {
   async create(cmd: CreateCustomField): Promise<{ id: number }> {
     const options = validateOptions(cmd.type, cmd.params, true);
     if (!options.ok) throw DomainError.validation(options.errors);
-    const id = await this.ds.transaction((m) =>
-      this.repo.insert(m, { title: cmd.title, type: cmd.type, essence: cmd.essence, sort: cmd.sort ?? DEFAULT_SORT }, options.value),
+    const id = await this.idempotent.transaction(
+      (m) => this.repo.insert(m, { title: cmd.title, type: cmd.type, essence: cmd.essence, sort: cmd.sort ?? DEFAULT_SORT }, options.value),
+      (created) => ({ id: created }),
     );
     this.cache.clear();
     return { id };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { CallStatus, defaultStatusProblem, LeadStatus } from './domain/lead-status';
 import { CallStatusChanges, LeadStatusChanges, LeadStatusesRepository } from './persistence/lead-statuses.repository';
@@ -22,6 +23,7 @@ export class LeadStatusesService {
   constructor(
     private readonly repo: LeadStatusesRepository,
     private readonly ds: DataSource,
+    private readonly idempotent: IdempotentWrites,
   ) {}
 
   async leadStatuses(): Promise<LeadStatus[]> {
@@ -53,15 +55,18 @@ export class LeadStatusesService {
     const problem = defaultStatusProblem(null, input);
     if (problem) throw DomainError.validation([problem]);
     return this.writing(() =>
-      this.ds.transaction(async (m) => {
-        const id = await this.repo.insertLeadStatus(m, input);
-        if (input.isDefault) {
-          await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_STATUS_LOCK]);
-          await this.repo.clearOtherDefaults(m, id);
-          await this.repo.updateLeadStatus(m, id, { isDefault: true });
-        }
-        return id;
-      }),
+      this.idempotent.transaction(
+        async (m) => {
+          const id = await this.repo.insertLeadStatus(m, input);
+          if (input.isDefault) {
+            await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_STATUS_LOCK]);
+            await this.repo.clearOtherDefaults(m, id);
+            await this.repo.updateLeadStatus(m, id, { isDefault: true });
+          }
+          return id;
+        },
+        (id) => ({ id }),
+      ),
     );
   }
 
@@ -81,7 +86,12 @@ export class LeadStatusesService {
   }
 
   async createCallStatus(input: Required<Pick<CallStatusChanges, 'code' | 'title' | 'category'>> & { isCallback?: boolean }): Promise<number> {
-    return this.writing(() => this.repo.insertCallStatus({ ...input, isCallback: input.isCallback ?? false }));
+    return this.writing(() =>
+      this.idempotent.transaction(
+        (m) => this.repo.insertCallStatus({ ...input, isCallback: input.isCallback ?? false }, m),
+        (id) => ({ id }),
+      ),
+    );
   }
 
   async updateCallStatus(id: number, changes: CallStatusChanges): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { toPage, Page } from '../../common/envelope';
 import { JobQueueService } from '../queue/job-queue.service';
 import { EmailChannel } from './channels/email.channel';
@@ -17,7 +17,7 @@ export interface UserNotification extends NotificationRow {
 @Injectable()
 export class NotificationsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly idempotent: IdempotentWrites,
     private readonly repo: NotificationsRepository,
     private readonly queue: JobQueueService,
     private readonly email: EmailChannel,
@@ -28,9 +28,10 @@ export class NotificationsService {
    * Stores the notification with its deliveries and enqueues the outbox jobs for the pending e-mail
    * and messenger rows (one job per batch of DELIVERY_BATCH_SIZE rows of a channel), all in one
    * transaction and a handful of statements whatever the audience: everything exists or nothing does.
+   * The routes answer `data: []`, which is also what their Idempotency-Key replays.
    */
   async send(audience: Audience, content: NotificationContent): Promise<{ notificationId: number } & FanOutResult> {
-    return this.ds.transaction(async (m) => {
+    return this.idempotent.transaction(async (m) => {
       if (audience.scope === 'private' && !(await this.repo.lockUser(m, audience.userId))) {
         throw DomainError.notFound('User', audience.userId, USER_NOT_FOUND);
       }
@@ -44,7 +45,7 @@ export class NotificationsService {
       );
       await this.queue.sendMany(DELIVER_QUEUE, jobs, { manager: m });
       return { notificationId, ...result };
-    });
+    }, () => []);
   }
 
   /** A user's notifications with their delivery state per channel; two queries for the page, one for the deliveries. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { CallSchedule, DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
@@ -46,6 +47,7 @@ export class OrdersService {
     private readonly ds: DataSource,
     private readonly repo: OrdersRepository,
     private readonly customFields: CustomFieldsService,
+    private readonly idempotent: IdempotentWrites,
   ) {}
 
   async detail(id: number): Promise<OrderRecord> {
@@ -61,7 +63,8 @@ export class OrdersService {
 
   async create(input: CreateOrder): Promise<{ id: number }> {
     const changes = await this.validate(input);
-    const id = await this.writing(() => this.ds.transaction((m) => this.insert(m, changes, input.title)));
+    // The response is the controller's: {id}.
+    const id = await this.writing(() => this.idempotent.transaction((m) => this.insert(m, changes, input.title), (created) => ({ id: created })));
     this.settingsCache.delete(id);
     return { id };
   }

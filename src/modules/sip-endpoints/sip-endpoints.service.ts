@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { SipEndpoint, normaliseSipNumber } from './domain/sip-endpoint';
 import { SIP_NUMBER_CONSTRAINT, SipEndpointFields, SipEndpointsRepository } from './persistence/sip-endpoints.repository';
@@ -21,7 +22,10 @@ function normalisedNumber(input: string): string {
 
 @Injectable()
 export class SipEndpointsService {
-  constructor(private readonly endpoints: SipEndpointsRepository) {}
+  constructor(
+    private readonly endpoints: SipEndpointsRepository,
+    private readonly idempotent: IdempotentWrites,
+  ) {}
 
   async getEndpoint(id: number): Promise<SipEndpoint> {
     const endpoint = await this.endpoints.findById(id);
@@ -37,9 +41,14 @@ export class SipEndpointsService {
   /** The number is stored normalised (E.164 with +); an existing number is a 409. */
   async createEndpoint(input: SipEndpointInput & { number: string; title: string }): Promise<number> {
     const number = normalisedNumber(input.number);
-    const id = await this.endpoints.insert({ number, title: input.title, isActive: input.isActive });
-    if (id === null) throw numberTaken(number);
-    return id;
+    return this.idempotent.transaction(
+      async (m) => {
+        const id = await this.endpoints.insert({ number, title: input.title, isActive: input.isActive }, m);
+        if (id === null) throw numberTaken(number);
+        return id;
+      },
+      (id) => ({ id }),
+    );
   }
 
   async updateEndpoint(id: number, input: SipEndpointInput): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
+import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { User, UserInput, toUserFields } from './domain/user';
 import { USER_EMAIL_INDEX, UserFilter, UsersRepository } from './persistence/users.repository';
@@ -9,7 +10,10 @@ const emailTaken = (email: string) => DomainError.conflict('USER_EMAIL_TAKEN', `
 
 @Injectable()
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly idempotent: IdempotentWrites,
+  ) {}
 
   async getUser(id: number): Promise<User> {
     const user = await this.users.findById(id);
@@ -24,9 +28,14 @@ export class UsersService {
 
   /** Creates a user; the e-mail must be free (case-insensitively), else 409. */
   async createUser(input: UserInput & { email: string }): Promise<number> {
-    const id = await this.users.insert({ ...toUserFields(input), email: input.email });
-    if (id === null) throw emailTaken(input.email);
-    return id;
+    return this.idempotent.transaction(
+      async (m) => {
+        const id = await this.users.insert({ ...toUserFields(input), email: input.email }, m);
+        if (id === null) throw emailTaken(input.email);
+        return id;
+      },
+      (id) => ({ id }),
+    );
   }
 
   async updateUser(id: number, input: UserInput): Promise<void> {

@@ -61,8 +61,8 @@ export class LeadStatusesRepository {
     if (sets.length) await m.query(`UPDATE lead_status SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
   }
 
-  async insertCallStatus(s: Required<CallStatusChanges>): Promise<number> {
-    const rows: { id: number }[] = await this.ds.query(
+  async insertCallStatus(s: Required<CallStatusChanges>, m: EntityManager = this.ds.manager): Promise<number> {
+    const rows: { id: number }[] = await m.query(
       `INSERT INTO call_status (code, title, category, is_callback) VALUES ($1, $2, $3, $4) RETURNING id`,
       [s.code, s.title, s.category, s.isCallback],
     );
