@@ -92,7 +92,7 @@ function scan(needles: Needles): Hit[] {
       // that is a national number the suite sent.
       const joined = line.replace(/(?<=\d)[\s().-]{1,2}(?=\d)/g, '');
       for (const run of joined.match(/\d{10,}/g) ?? []) {
-        for (let k = 0; k + 10 <= run.length; k++) if (phones.has(run.slice(k, k + 10))) hit('phone', /\d[\d\s().-]{8,}\d/g);
+        for (let k = 0; k + 10 <= run.length; k++) if (phones.has(run.slice(k, k + 10))) hit('phone', /\d(?:[\s().-]{0,2}\d){9,}/g);
       }
       for (const [category, list] of exact) for (const n of list) if (n.length >= 8 && line.includes(n)) hit(category, n);
       if (NAME_MARK.test(line)) hit('name', NAME_MARK);

@@ -8,8 +8,8 @@ import { Scenario, startScenario } from './support/scenario';
 
 /**
  * 50 concurrent call records (`POST /v2/call/create/`, a telephony-scope key) on a service with
- * DB_POOL_SIZE=5: first with the order-settings cache cold (a service just started), then again
- * once the cache has expired. A code path that holds one pool connection (the lead row lock)
+ * DB_POOL_SIZE=5: first with the order-settings cache cold (a service just started, its cache TTL
+ * set to 0), then again once a default 5 s cache would have expired. A code path that holds one pool connection (the lead row lock)
  * while it waits for a second (the order settings) deadlocks the pool here; every call must succeed.
  */
 
@@ -66,7 +66,9 @@ async function wave(name: string): Promise<Wave> {
 }
 
 beforeAll(async () => {
-  s = await startScenario('pool', '919', { DB_POOL_SIZE: String(POOL_SIZE) });
+  // ORDER_SETTINGS_CACHE_TTL_MS=0 keeps the cache cold for every call where the config offers it
+  // (an unknown variable is ignored); either way the service has just started.
+  s = await startScenario('pool', '919', { DB_POOL_SIZE: String(POOL_SIZE), ORDER_SETTINGS_CACHE_TTL_MS: '0' });
   const created = await s.service.http.request('POST', '/v2/api-key/create/', { body: { name: `rel-telephony-${randomUUID()}`, scopes: ['telephony'] } });
   if (created.status !== 200) throw new Error(`could not create a telephony key: ${created.status} ${JSON.stringify(created.body)}`);
   const key = String(created.body.data.key);
