@@ -8,6 +8,7 @@ import { CallCounters1763820000000 } from './1763820000000-call-counters';
 import { RateLimit1763830000000 } from './1763830000000-rate-limit';
 import { WholeSecondCreatedAt1763840000000 } from './1763840000000-whole-second-created-at';
 import { StatusCodes1763850000000 } from './1763850000000-status-codes';
+import { LeadAsyncJobQueuedIndex1763862000000 } from './1763862000000-lead-async-job-queued-index';
 import { ApiKeyRotation1763863000000 } from './1763863000000-api-key-rotation';
 import { IdempotencyOwner1763863100000 } from './1763863100000-idempotency-owner';
 
@@ -15,6 +16,6 @@ import { IdempotencyOwner1763863100000 } from './1763863100000-idempotency-owner
 export const MIGRATIONS = [
   Foundation1763770000000, Idempotency1763775000000, CampaignSetup1763780000000, Leads1763790000000, Notifications1763800000000,
   Calls1763810000000, CallCounters1763820000000, RateLimit1763830000000,
-  WholeSecondCreatedAt1763840000000, StatusCodes1763850000000,
+  WholeSecondCreatedAt1763840000000, StatusCodes1763850000000, LeadAsyncJobQueuedIndex1763862000000,
   ApiKeyRotation1763863000000, IdempotencyOwner1763863100000,
 ];

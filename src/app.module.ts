@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { ApiExceptionFilter } from './common/http-exception.filter';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
@@ -14,6 +15,7 @@ import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { HealthModule } from './modules/health/health.module';
 import { ObservabilityModule } from './modules/observability/observability.module';
 import { QueueModule } from './modules/queue/queue.module';
+import { WORKER_DATA_SOURCE } from './modules/queue/worker-database';
 import { UsersModule } from './modules/users/users.module';
 import { AgentGroupsModule } from './modules/agent-groups/agent-groups.module';
 import { SipEndpointsModule } from './modules/sip-endpoints/sip-endpoints.module';
@@ -24,6 +26,28 @@ import { OrdersModule } from './modules/orders/orders.module';
 import { LeadsModule } from './modules/leads/leads.module';
 import { CallsModule } from './modules/calls/calls.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
+
+/** How long an HTTP request waits for a pool connection before it is answered 503. */
+const HTTP_CONNECT_WAIT_MS = 3000;
+/**
+ * Jobs beyond the worker pool's size wait here for a connection (the pool is their concurrency
+ * bound); each wait is bounded by the other jobs' statements, and the batch by the job expiry.
+ */
+const WORKER_CONNECT_WAIT_MS = 30_000;
+
+/**
+ * pg pool settings of the service's own connections: size, connection wait, and server-side
+ * bounds on each statement and each lock wait (sent as startup parameters, so every connection
+ * has them). Migrations run on their own data source, without these bounds.
+ */
+function poolOptions(config: AppConfig, max: number, connectionTimeoutMillis: number): Record<string, number | undefined> {
+  return {
+    max,
+    connectionTimeoutMillis,
+    statement_timeout: config.dbStatementTimeoutMs || undefined,
+    lock_timeout: config.dbLockTimeoutMs || undefined,
+  };
+}
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -37,13 +61,23 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
+        // HTTP requests: a short wait for a connection, then 503 (a saturated pool must not queue requests for ever).
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
             ...dataSourceOptions(databaseUrl, replicatedDataSourceOptions(databaseUrl, config.databaseReplicaUrls)),
             autoLoadEntities: true,
-            extra: { max: config.dbPoolSize, connectionTimeoutMillis: 3000 },
+            extra: poolOptions(config, config.dbPoolSize, HTTP_CONNECT_WAIT_MS),
           }),
           dataSourceFactory: (options) => openDataSource(options!),
+        }),
+        // Job handlers: their own pool, so a burst of jobs never starves HTTP requests of connections.
+        TypeOrmModule.forRootAsync({
+          name: WORKER_DATA_SOURCE,
+          useFactory: () => ({
+            ...dataSourceOptions(databaseUrl),
+            extra: poolOptions(config, config.workerDbPoolSize, WORKER_CONNECT_WAIT_MS),
+          }),
+          dataSourceFactory: (options) => new DataSource(options!).initialize(),
         }),
         SeedModule,
         IdempotencyModule,

@@ -2,7 +2,6 @@ import request from 'supertest';
 import { randomUUID } from 'node:crypto';
 import { LEAD_CREATE_RETRY_LIMIT, LeadsService } from '../src/modules/leads/leads.service';
 import { LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
-import { OrdersService } from '../src/modules/orders/orders.service';
 import { createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -25,8 +24,7 @@ describe('asynchronous lead creation', () => {
   const leadsOfJob = async (id: string) => (await t.ds.query(`SELECT id FROM lead WHERE job_id = $1`, [id])) as { id: number }[];
 
   beforeAll(async () => {
-    t = await createTestApp();
-    t.app.get(OrdersService).settingsCacheTtlMs = 0;
+    t = await createTestApp({ ORDER_SETTINGS_CACHE_TTL_MS: '0' });
     order = await createLeadOrder(t);
   });
   afterAll(async () => {

@@ -1,5 +1,4 @@
 import request from 'supertest';
-import { OrdersService } from '../src/modules/orders/orders.service';
 import { nextCallableAt } from '../src/modules/leads/domain/call-planning';
 import { linkProblems } from '../src/modules/leads/domain/lead-links';
 import { createLead, createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
@@ -25,8 +24,7 @@ describe('leads (v2 and v1)', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    t.app.get(OrdersService).settingsCacheTtlMs = 0;
+    t = await createTestApp({ ORDER_SETTINGS_CACHE_TTL_MS: '0' });
     order = await createLeadOrder(t, { defaultUtcOffset: 5 });
   });
   afterAll(async () => {

@@ -30,6 +30,12 @@ class Env {
   @IsOptional() @IsIn(['text', 'json']) LOG_FORMAT?: string;
   @int() @IsOptional() @IsInt() @Min(0) @Max(60000) API_KEY_CACHE_TTL_MS?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(200) DB_POOL_SIZE?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(200) WORKER_DB_POOL_SIZE?: number;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(3_600_000) DB_STATEMENT_TIMEOUT_MS?: number;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(3_600_000) DB_LOCK_TIMEOUT_MS?: number;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(60000) ORDER_SETTINGS_CACHE_TTL_MS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(86400) JOB_EXPIRE_SECONDS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(3600) JOB_SUPERVISE_INTERVAL_SECONDS?: number;
   @IsOptional() @IsString() SMTP_URL?: string;
   @IsOptional() @IsString() NOTIFICATION_EMAIL_FROM?: string;
   @IsOptional() @IsUrl({ require_tld: false }) MESSENGER_BOT_URL?: string;
@@ -62,6 +68,18 @@ export interface AppConfig {
   logFormat: 'text' | 'json';
   apiKeyCacheTtlMs: number;
   dbPoolSize: number;
+  /** Connections of the job workers' own pool (lead.create handlers), apart from the HTTP pool. */
+  workerDbPoolSize: number;
+  /** Server-side bound on every statement of the service's pools (not migrations); 0 = none. */
+  dbStatementTimeoutMs: number;
+  /** Server-side bound on every lock wait of the service's pools (not migrations); 0 = none. */
+  dbLockTimeoutMs: number;
+  /** How long an order's settings may be served from this instance's cache; 0 = no cache. */
+  orderSettingsCacheTtlMs: number;
+  /** How long a lead.create job may stay active before pg-boss retries it (a worker that died or lost the database). */
+  jobExpireSeconds: number;
+  /** How often pg-boss looks for expired or silent jobs (and refreshes queue statistics). */
+  jobSuperviseIntervalSeconds: number;
   smtpUrl?: string;
   notificationEmailFrom: string;
   messengerBotUrl?: string;
@@ -113,6 +131,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logFormat: (parsed.LOG_FORMAT as 'text' | 'json' | undefined) ?? 'text',
     apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS ?? 5000,
     dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
+    workerDbPoolSize: parsed.WORKER_DB_POOL_SIZE ?? 4,
+    dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS ?? 15_000,
+    dbLockTimeoutMs: parsed.DB_LOCK_TIMEOUT_MS ?? 5_000,
+    orderSettingsCacheTtlMs: parsed.ORDER_SETTINGS_CACHE_TTL_MS ?? 5000,
+    jobExpireSeconds: parsed.JOB_EXPIRE_SECONDS ?? 60,
+    jobSuperviseIntervalSeconds: parsed.JOB_SUPERVISE_INTERVAL_SECONDS ?? 5,
     smtpUrl: parsed.SMTP_URL,
     notificationEmailFrom: parsed.NOTIFICATION_EMAIL_FROM ?? 'Call center <no-reply@callcenter.local>',
     messengerBotUrl: parsed.MESSENGER_BOT_URL,

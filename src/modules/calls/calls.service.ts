@@ -96,7 +96,8 @@ export class CallsService {
       });
       if (!created) return { id };
 
-      const order = await this.orders.getOrderSettings(lead.orderId);
+      // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
+      const order = await this.orders.getOrderSettings(lead.orderId, m);
       if (!order) throw new Error(`order ${lead.orderId} of lead ${input.leadId} not found`);
       const group = await this.calls.attemptGroup(m, order.callAttemptGroupId);
       const next = planAfterCall({

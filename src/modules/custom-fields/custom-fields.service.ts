@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { DEFAULT_SORT, OptionInput, validateOptions } from './domain/custom-field';
@@ -96,17 +96,18 @@ export class CustomFieldsService {
   /**
    * Validates a `customValues` input for `essence` against the fields it names (loaded in one
    * query, or from the short cache) and returns the normalised map; throws a validation
-   * DomainError naming every bad entry (`<path>.<fieldId>`).
+   * DomainError naming every bad entry (`<path>.<fieldId>`). Inside a transaction, pass its
+   * manager: the definitions are then read on that connection, not on a second one.
    */
-  async validateValues(input: unknown, essence: Essence, path = 'customValues'): Promise<CustomValues> {
-    const defs = await this.definitions(referencedFieldIds(input));
+  async validateValues(input: unknown, essence: Essence, path = 'customValues', m?: EntityManager): Promise<CustomValues> {
+    const defs = await this.definitions(referencedFieldIds(input), m);
     const result = validateCustomValues(input, essence, defs, path);
     if (!result.ok) throw DomainError.validation(result.errors);
     return result.value;
   }
 
   /** Definitions by id; unknown ids are simply absent (and not cached, so a new field is seen at once). */
-  private async definitions(ids: readonly number[]): Promise<Map<number, CustomFieldDefinition>> {
+  private async definitions(ids: readonly number[], m?: EntityManager): Promise<Map<number, CustomFieldDefinition>> {
     const now = Date.now();
     const out = new Map<number, CustomFieldDefinition>();
     const missing: number[] = [];
@@ -116,7 +117,7 @@ export class CustomFieldsService {
       else missing.push(id);
     }
     if (missing.length === 0) return out;
-    const loaded = await this.repo.findDefinitions(missing);
+    const loaded = await this.repo.findDefinitions(missing, m);
     if (this.cache.size + loaded.length > CACHE_MAX_ENTRIES) this.cache.clear();
     for (const def of loaded) {
       out.set(def.id, def);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
@@ -26,10 +26,11 @@ export class LeadStatusesService {
     private readonly idempotent: IdempotentWrites,
   ) {}
 
-  async leadStatuses(): Promise<LeadStatus[]> {
+  /** The catalogue, from the cache; `m`: read on that manager's connection (a transaction's, or the workers' pool). */
+  async leadStatuses(m?: EntityManager): Promise<LeadStatus[]> {
     const now = Date.now();
     if (this.cached && this.cached.expiresAt > now) return this.cached.leadStatuses;
-    const leadStatuses = await this.repo.listLeadStatuses();
+    const leadStatuses = await this.repo.listLeadStatuses(m);
     this.cached = { leadStatuses, expiresAt: now + this.cacheTtlMs };
     return leadStatuses;
   }

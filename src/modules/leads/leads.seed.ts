@@ -88,7 +88,12 @@ export class LeadsDemoSeed {
       `SELECT id, title FROM call_order WHERE code = ANY($1) OR title = ANY($2) ORDER BY id`,
       [codes, DEMO_ORDERS.map((o) => o.title)],
     );
-    const orders = (await Promise.all(rows.map((o) => this.orders.getOrderSettings(o.id)))).filter((o): o is OrderSettings => o !== null);
+    // On the seed transaction's connection, one after another: never a second pool connection while it is held.
+    const orders: OrderSettings[] = [];
+    for (const o of rows) {
+      const settings = await this.orders.getOrderSettings(o.id, m);
+      if (settings) orders.push(settings);
+    }
     if (orders.length === 0) {
       this.logger.warn('no demo orders: demo leads skipped');
       return;
@@ -96,7 +101,7 @@ export class LeadsDemoSeed {
     const english = new Set(rows.filter((o) => /^[\x20-\x7e]+$/.test(o.title)).map((o) => o.id));
     const fields: { id: number; title: string }[] = await m.query(`SELECT id, title FROM custom_field WHERE essence = 'leads'`);
     const field = (title: string) => fields.find((f) => f.title === title)?.id;
-    const catalogue: LeadStatus[] = await this.statuses.leadStatuses();
+    const catalogue: LeadStatus[] = await this.statuses.leadStatuses(m);
     const now = new Date();
     const r = seededRandom(20261122);
 

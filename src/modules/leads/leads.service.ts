@@ -1,14 +1,16 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
+import { isDatabaseUnavailable } from '../../common/pg-errors';
 import { Page } from '../../common/envelope';
 import { countedPage } from '../../database/counters/counted-page';
 import { ReadDatabase } from '../../database/read-database';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { OrdersService } from '../orders/orders.service';
-import { JobQueueService } from '../queue/job-queue.service';
+import { errorKind, JobQueueService } from '../queue/job-queue.service';
+import { InjectWorkerDataSource } from '../queue/worker-database';
 import { AD_CAMPAIGN_ID_MAX, CreateLeadInput, Lead, normaliseSocialAId, UpdateLeadInput } from './domain/lead';
 import { duplicateWindowStart } from './domain/lead-links';
 import { LeadStatus, statusForUpdate } from './domain/lead-status';
@@ -21,8 +23,19 @@ import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs
 import { LeadChanges, LeadFilter, LeadsRepository } from './persistence/leads.repository';
 
 export const LEAD_CREATE_QUEUE = 'lead.create';
+/** Where pg-boss moves a lead.create job that failed for good without its handler settling the job row. */
+export const LEAD_CREATE_DEAD_QUEUE = 'lead.create.dead';
 /** Transient failures (database hiccups) are retried with backoff; validation failures never are. */
 export const LEAD_CREATE_RETRY_LIMIT = 5;
+/**
+ * pg-boss's shortest heartbeat: a job whose worker stopped beating (the process died, or lost the
+ * database mid-job and could not record the failure) is retried this long after its last beat,
+ * not at its expiry.
+ */
+const LEAD_JOB_HEARTBEAT_SECONDS = 10;
+/** How often a worker instance settles job rows the queue lost (see settleLostJobs). */
+const LOST_JOB_SWEEP_MS = 60_000;
+const INTERNAL_FAILURE: FieldError[] = [{ field: '', message: 'the lead could not be created (internal error); send it again' }];
 
 export interface AsyncJobView {
   jobId: string;
@@ -40,8 +53,9 @@ export interface AsyncJobView {
  * (order, phone) lock, finds the previous lead, inserts and links in one statement.
  */
 @Injectable()
-export class LeadsService implements OnModuleInit {
+export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Leads');
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly ds: DataSource,
@@ -53,17 +67,44 @@ export class LeadsService implements OnModuleInit {
     private readonly queue: JobQueueService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly read: ReadDatabase,
+    /** The job handlers' own pool (worker-database.ts): every statement of the worker path runs there. */
+    @InjectWorkerDataSource() private readonly workerDb: DataSource,
   ) {}
 
   onModuleInit(): void {
+    // The dead-letter queue is registered (hence created) first: pg-boss wants it to exist.
+    this.queue.register<object>({
+      name: LEAD_CREATE_DEAD_QUEUE,
+      neededConsumers: 1,
+      options: { retryLimit: 3, retryDelay: 5, retryBackoff: true },
+      handle: (job) => this.settleDeadJob(job.id),
+    });
     this.queue.register<object>({
       name: LEAD_CREATE_QUEUE,
       neededConsumers: 1,
       // Bursts: a consumer drains up to 20 jobs per fetch and fetches again at once while full.
       batchSize: 20,
-      options: { retryLimit: LEAD_CREATE_RETRY_LIMIT, retryBackoff: true, retryDelay: 1, retryDelayMax: 60 },
+      options: {
+        retryLimit: LEAD_CREATE_RETRY_LIMIT,
+        retryBackoff: true,
+        retryDelay: 1,
+        retryDelayMax: 60,
+        expireInSeconds: this.config.jobExpireSeconds,
+        heartbeatSeconds: LEAD_JOB_HEARTBEAT_SECONDS,
+        deadLetter: LEAD_CREATE_DEAD_QUEUE,
+      },
       handle: (job) => this.processCreateJob(job.id, job.retryCount),
     });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.workers <= 0) return;
+    this.sweeper = setInterval(() => void this.settleLostJobs().catch((err: unknown) => this.reportSweepError(err)), LOST_JOB_SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
   }
 
   /**
@@ -101,43 +142,67 @@ export class LeadsService implements OnModuleInit {
    * The worker side of an asynchronous create. Invalid input marks the job failed (no retry);
    * a transient error is thrown for pg-boss to retry, and marks the job failed on the last try.
    * A job processed twice (a retry after a lost acknowledgement) finds its lead by job id.
+   * Runs on the workers' pool, one statement at a time: a job holds at most one connection.
    */
   async processCreateJob(jobId: string, retryCount = 0): Promise<void> {
-    const pending = await this.jobs.findPending(jobId);
+    const db = this.workerDb.manager;
+    const pending = await this.jobs.findPending(jobId, db);
     if (!pending || pending.state !== 'queued') return;
     try {
       let lead: NewLead;
       try {
-        lead = await this.prepareLead(pending.payload as CreateLeadInput);
+        lead = await this.prepareLead(pending.payload as CreateLeadInput, db);
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'validation') {
-          await this.jobs.markFailed(jobId, err.fieldErrors.length ? err.fieldErrors : [{ field: '', message: err.message }]);
+          await this.jobs.markFailed(jobId, err.fieldErrors.length ? err.fieldErrors : [{ field: '', message: err.message }], db);
           return;
         }
         throw err;
       }
-      await this.ds.transaction(async (m) => {
+      await this.workerDb.transaction(async (m) => {
         if ((await this.jobs.lockState(m, jobId)) !== 'queued') return;
         const id = await this.insertLinked(m, lead, jobId);
         await this.jobs.markDone(m, jobId, id);
       });
     } catch (err) {
       if (retryCount >= LEAD_CREATE_RETRY_LIMIT) {
-        this.logger.error(`lead job ${jobId} failed after ${retryCount + 1} attempts: ${(err as Error).message}`);
-        await this.jobs.markFailed(jobId, [{ field: '', message: 'the lead could not be created (internal error); send it again' }]);
+        // The error's class and code only: its message can quote the lead's values.
+        this.logger.error(`lead job ${jobId} failed after ${retryCount + 1} attempts: ${errorKind(err)}`);
+        await this.jobs.markFailed(jobId, INTERNAL_FAILURE, db);
         return;
       }
       throw err;
     }
   }
 
-  /** Every create rule that needs no lock; throws one validation error listing every problem. */
-  async prepareLead(input: CreateLeadInput): Promise<NewLead> {
-    const [order, statuses, custom] = await Promise.all([
-      this.orders.getOrderSettings(input.orderId),
-      this.statuses.leadStatuses(),
-      this.validateCustomValues(input.customValues),
-    ]);
+  /** A lead.create job pg-boss gave up on without its handler settling it (expired or lost on its last attempt). */
+  private async settleDeadJob(deadJobId: string): Promise<void> {
+    const dead = await this.queue.getJob(LEAD_CREATE_DEAD_QUEUE, deadJobId);
+    if (dead?.sourceId) await this.jobs.markFailed(dead.sourceId, INTERNAL_FAILURE, this.workerDb.manager);
+  }
+
+  /**
+   * Belt and braces beside the dead-letter queue: marks `failed` every job row still `queued`
+   * whose pg-boss job is no longer waiting or running (gone, failed, cancelled), so no accepted
+   * job stays `queued` for ever. Returns how many were settled.
+   */
+  async settleLostJobs(): Promise<number> {
+    return this.jobs.failOrphaned(LEAD_CREATE_QUEUE, INTERNAL_FAILURE, this.workerDb.manager);
+  }
+
+  private reportSweepError(err: unknown): void {
+    // An outage is logged once by the queue; anything else is worth a line per sweep.
+    if (!isDatabaseUnavailable(err)) this.logger.warn(`lost-job sweep failed: ${errorKind(err)}`);
+  }
+
+  /**
+   * Every create rule that needs no lock; throws one validation error listing every problem.
+   * The reads (usually cache hits) run one after another, on `m` when given (the workers' pool).
+   */
+  async prepareLead(input: CreateLeadInput, m?: EntityManager): Promise<NewLead> {
+    const order = await this.orders.getOrderSettings(input.orderId, m);
+    const statuses = await this.statuses.leadStatuses(m);
+    const custom = await this.validateCustomValues(input.customValues, m);
     const built = buildNewLead(input, { order, statuses, customValues: custom.value, now: new Date() });
     const errors = [...(built.ok ? [] : built.errors), ...custom.errors];
     if (!built.ok || errors.length) throw DomainError.validation(errors);
@@ -243,7 +308,8 @@ export class LeadsService implements OnModuleInit {
       const now = new Date();
       let order: OrderSettings | null | undefined;
       const orderSettings = async () => {
-        if (order === undefined) order = await this.orders.getOrderSettings(current.orderId);
+        // On the transaction's connection: a second one from the pool while this holds the row lock can wait for ever.
+        if (order === undefined) order = await this.orders.getOrderSettings(current.orderId, m);
         return order;
       };
 
@@ -286,10 +352,10 @@ export class LeadsService implements OnModuleInit {
     }
   }
 
-  private async validateCustomValues(input: unknown): Promise<{ value: Record<string, unknown>; errors: FieldError[] }> {
+  private async validateCustomValues(input: unknown, m?: EntityManager): Promise<{ value: Record<string, unknown>; errors: FieldError[] }> {
     if (input === undefined) return { value: {}, errors: [] };
     try {
-      return { value: await this.customFields.validateValues(input, 'leads'), errors: [] };
+      return { value: await this.customFields.validateValues(input, 'leads', 'customValues', m), errors: [] };
     } catch (err) {
       if (err instanceof DomainError && err.kind === 'validation') return { value: {}, errors: err.fieldErrors };
       throw err;

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { CallSchedule, DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
 import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, referencesOf } from './domain/order';
@@ -39,8 +40,8 @@ function isForeignKeyViolation(err: unknown): boolean {
  */
 @Injectable()
 export class OrdersService {
-  /** How long getOrderSettings may serve a cached order; this instance's own updates are seen at once. */
-  settingsCacheTtlMs = 5000;
+  /** How long getOrderSettings may serve a cached order (ORDER_SETTINGS_CACHE_TTL_MS); this instance's own updates are seen at once. */
+  private readonly settingsCacheTtlMs: number;
   private readonly settingsCache = new Map<number, { value: OrderSettings; expiresAt: number }>();
 
   constructor(
@@ -48,7 +49,10 @@ export class OrdersService {
     private readonly repo: OrdersRepository,
     private readonly customFields: CustomFieldsService,
     private readonly idempotent: IdempotentWrites,
-  ) {}
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'orderSettingsCacheTtlMs'>,
+  ) {
+    this.settingsCacheTtlMs = config.orderSettingsCacheTtlMs;
+  }
 
   async detail(id: number): Promise<OrderRecord> {
     const order = await this.repo.findById(id);
@@ -100,13 +104,15 @@ export class OrdersService {
 
   /**
    * Order settings for lead intake and call planning, or null when the order does not exist.
-   * Cached per instance for `settingsCacheTtlMs` (5 s); misses are not cached.
+   * Cached per instance for `settingsCacheTtlMs` (5 s by default); misses are not cached.
+   * A caller inside a transaction passes its manager: the read then uses the transaction's own
+   * connection, never a second one from the pool while the first is held.
    */
-  async getOrderSettings(orderId: number): Promise<OrderSettings | null> {
+  async getOrderSettings(orderId: number, m?: EntityManager): Promise<OrderSettings | null> {
     const now = Date.now();
     const hit = this.settingsCache.get(orderId);
     if (hit && hit.expiresAt > now) return hit.value;
-    const row = await this.repo.findSettings(orderId);
+    const row = await this.repo.findSettings(orderId, m);
     if (!row) {
       this.settingsCache.delete(orderId);
       return null;
@@ -126,7 +132,7 @@ export class OrdersService {
     const changes: OrderChanges = normalised.ok ? normalised.value : {};
     if (input.customValues !== undefined) {
       try {
-        changes.customValues = await this.customFields.validateValues(input.customValues, 'orders');
+        changes.customValues = await this.customFields.validateValues(input.customValues, 'orders', 'customValues', m);
       } catch (err) {
         if (!(err instanceof DomainError) || err.kind !== 'validation') throw err;
         errors.push(...err.fieldErrors);

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, On
 import { randomUUID } from 'node:crypto';
 import { PgBoss, type Job, type JobResult, type Queue } from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
+import { isDatabaseUnavailable } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DATABASE_URL } from '../../database/tokens';
 
@@ -28,6 +29,21 @@ export interface QueueConsumerReport {
 
 const HEARTBEAT_MS = 10_000;
 const HEARTBEAT_STALE_S = 35;
+/** During an outage, how often pg-boss's pool is asked whether the database answers again. */
+const OUTAGE_PROBE_MS = 2_000;
+
+/**
+ * An error as its class and code (`QueryFailedError 23505`, `ECONNREFUSED`), for log lines: never
+ * its message, which can quote the values of a statement (a phone, a name).
+ */
+export function errorKind(err: unknown): string {
+  if (!err || typeof err !== 'object') return typeof err;
+  const e = err as { name?: unknown; code?: unknown; driverError?: { code?: unknown } };
+  const ctor = err.constructor?.name;
+  const name = ctor && ctor !== 'Object' ? ctor : typeof e.name === 'string' ? e.name : 'error';
+  const code = typeof e.code === 'string' ? e.code : typeof e.driverError?.code === 'string' ? e.driverError.code : undefined;
+  return code ? `${name} ${code}` : name;
+}
 
 /**
  * The job queue: pg-boss on our own PostgreSQL (schema `pgboss`), so a job is as durable
@@ -42,14 +58,26 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
   private readonly instanceId = randomUUID();
   private heartbeat?: NodeJS.Timeout;
   private started = false;
+  private closed = false;
+  /** The database outage pg-boss is reporting, if any: logged when it starts and when it ends. */
+  private outage?: { since: number; repeats: number; probe?: NodeJS.Timeout };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE_URL) databaseUrl: string,
     private readonly ds: DataSource,
   ) {
-    this.boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4, application_name: 'callcenter-jobs' });
-    this.boss.on('error', (err: Error) => this.logger.error(`pg-boss: ${err.message}`));
+    this.boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: 'pgboss',
+      max: 4,
+      application_name: 'callcenter-jobs',
+      // The supervisor fails (hence retries) jobs past their expiry or heartbeat; its default minute
+      // would leave a job whose worker died waiting that long after the database is back.
+      superviseIntervalSeconds: config.jobSuperviseIntervalSeconds,
+      monitorIntervalSeconds: config.jobSuperviseIntervalSeconds,
+    });
+    this.boss.on('error', (err: unknown) => this.reportError('pg-boss', err));
   }
 
   register<T>(def: QueueDefinition<T>): void {
@@ -82,27 +110,31 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
       await this.boss.work(
         def.name,
         { localConcurrency: this.config.workers, batchSize, burstWhenBatchFull: true, perJobResults: true, pollingIntervalSeconds: 0.5 },
-        // The jobs of a batch run concurrently (they share the pool); each settles on its own.
+        // The jobs of a batch run concurrently, bounded by the pool their handler uses (see
+        // worker-database.ts); each settles on its own. Only the error's class and code are logged
+        // or stored: its message can quote statement values.
         async (jobs) =>
           Promise.all(
             jobs.map(async (job): Promise<JobResult> => {
               try {
                 return { id: job.id, status: 'completed', output: (await def.handle(job)) ?? undefined };
               } catch (err) {
-                this.logger.warn(`${def.name} job ${job.id}: ${(err as Error).message}`);
-                return { id: job.id, status: 'failed', output: { message: (err as Error).message } };
+                this.logger.warn(`${def.name} job ${job.id} attempt ${job.retryCount + 1} failed: ${errorKind(err)}`);
+                return { id: job.id, status: 'failed', output: { error: errorKind(err) } };
               }
             }),
           ),
       );
     }
     await this.beat();
-    this.heartbeat = setInterval(() => void this.beat().catch((e: Error) => this.logger.warn(`heartbeat: ${e.message}`)), HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => void this.beat().catch((e: unknown) => this.reportError('consumer heartbeat', e)), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
+    this.closed = true;
+    clearTimeout(this.outage?.probe);
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => this.logger.warn(`stop: ${e.message}`));
@@ -169,6 +201,44 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
         data: { current_consumers_count: r.consumers, needle_consumers_count: needed, backlog: r.backlog },
       };
     });
+  }
+
+  /**
+   * pg-boss reports each failed poll of each worker (two a second per worker while the database
+   * is down): an outage is logged once when it starts and once when the database answers again
+   * (with how many repeats were not logged). Other errors are logged as their class and code.
+   */
+  private reportError(source: string, err: unknown): void {
+    if (!isDatabaseUnavailable(err)) {
+      this.logger.error(`${source}: ${errorKind(err)}`);
+      return;
+    }
+    if (this.outage) {
+      this.outage.repeats++;
+      return;
+    }
+    this.outage = { since: Date.now(), repeats: 0 };
+    this.logger.warn(`${source}: database unreachable (${errorKind(err)}); repeats are not logged until it answers again`);
+    this.probeUntilRecovered();
+  }
+
+  private probeUntilRecovered(): void {
+    const outage = this.outage;
+    if (!outage || this.closed) return;
+    outage.probe = setTimeout(() => {
+      this.boss
+        .getDb()
+        .executeSql('SELECT 1')
+        .then(
+          () => {
+            this.outage = undefined;
+            const seconds = Math.round((Date.now() - outage.since) / 1000);
+            this.logger.log(`pg-boss: database reachable again after ${seconds}s (${outage.repeats} repeated errors not logged)`);
+          },
+          () => this.probeUntilRecovered(),
+        );
+    }, OUTAGE_PROBE_MS);
+    outage.probe.unref();
   }
 
   /** For tests and the job-status endpoint. */

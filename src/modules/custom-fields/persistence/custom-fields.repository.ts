@@ -36,9 +36,9 @@ export class CustomFieldsRepository {
   }
 
   /** What the value validator needs, for just these ids, in one query. */
-  async findDefinitions(ids: readonly number[]): Promise<CustomFieldDefinition[]> {
+  async findDefinitions(ids: readonly number[], m: EntityManager = this.ds.manager): Promise<CustomFieldDefinition[]> {
     if (ids.length === 0) return [];
-    return this.ds.query(
+    return m.query(
       `SELECT f.id, f.type, f.essence,
               coalesce(array_agg(o.code ORDER BY o.sort, o.id) FILTER (WHERE o.code IS NOT NULL), '{}') AS "optionCodes"
          FROM custom_field f LEFT JOIN custom_field_option o ON o.field_id = f.id

@@ -35,8 +35,8 @@ export class LeadAsyncJobsRepository {
     return rows[0] ?? null;
   }
 
-  async findPending(id: string): Promise<{ state: AsyncJobState; payload: unknown } | null> {
-    const rows: { state: AsyncJobState; payload: unknown }[] = await this.ds.query(`SELECT state, payload FROM lead_async_job WHERE id = $1`, [id]);
+  async findPending(id: string, m: EntityManager = this.ds.manager): Promise<{ state: AsyncJobState; payload: unknown } | null> {
+    const rows: { state: AsyncJobState; payload: unknown }[] = await m.query(`SELECT state, payload FROM lead_async_job WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 
@@ -50,11 +50,27 @@ export class LeadAsyncJobsRepository {
     await m.query(`UPDATE lead_async_job SET state = 'done', lead_id = $2, errors = '[]', finished_at = now() WHERE id = $1`, [id, leadId]);
   }
 
-  async markFailed(id: string, errors: FieldError[]): Promise<void> {
-    await this.ds.query(`UPDATE lead_async_job SET state = 'failed', errors = $2, finished_at = now() WHERE id = $1 AND state = 'queued'`, [
+  async markFailed(id: string, errors: FieldError[], m: EntityManager = this.ds.manager): Promise<void> {
+    await m.query(`UPDATE lead_async_job SET state = 'failed', errors = $2, finished_at = now() WHERE id = $1 AND state = 'queued'`, [
       id,
       JSON.stringify(errors),
     ]);
+  }
+
+  /**
+   * Marks `failed` every `queued` row whose pg-boss job (same id, in `queue`) is neither waiting
+   * nor running: one statement. A row and its pg-boss job commit together, and pg-boss moves a
+   * job between states in one statement, so a row seen here without a live job has truly lost it.
+   * Reads only the queued rows (partial index lead_async_job_queued_idx).
+   */
+  async failOrphaned(queue: string, errors: FieldError[], m: EntityManager = this.ds.manager): Promise<number> {
+    const [, affected]: [unknown[], number] = await m.query(
+      `UPDATE lead_async_job l SET state = 'failed', errors = $2, finished_at = now()
+        WHERE l.state = 'queued'
+          AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = $1 AND j.id = l.id AND j.state IN ('created', 'retry', 'active'))`,
+      [queue, JSON.stringify(errors)],
+    );
+    return affected;
   }
 
   /** Forgets finished jobs older than `days` (their leads stay, of course). */

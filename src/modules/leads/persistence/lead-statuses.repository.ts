@@ -27,8 +27,8 @@ const CALL_COLUMN: Record<keyof CallStatusChanges, string> = { code: 'code', tit
 export class LeadStatusesRepository {
   constructor(private readonly ds: DataSource) {}
 
-  listLeadStatuses(): Promise<LeadStatus[]> {
-    return this.ds.query(`SELECT ${LEAD_COLUMNS} FROM lead_status ORDER BY id`);
+  listLeadStatuses(m: EntityManager = this.ds.manager): Promise<LeadStatus[]> {
+    return m.query(`SELECT ${LEAD_COLUMNS} FROM lead_status ORDER BY id`);
   }
 
   listCallStatuses(): Promise<CallStatus[]> {

@@ -130,8 +130,8 @@ export class OrdersRepository {
     return { list: await this.withMembers(rows), total: count[0].n };
   }
 
-  async findSettings(id: number): Promise<OrderSettingsRow | null> {
-    const rows: OrderSettingsRow[] = await this.ds.query(
+  async findSettings(id: number, m: EntityManager = this.ds.manager): Promise<OrderSettingsRow | null> {
+    const rows: OrderSettingsRow[] = await m.query(
       `SELECT o.id, o.code, o.call_schedule AS "callSchedule", ${HOLIDAYS} AS holidays,
               o.ignore_lead_timezone AS "ignoreLeadTimezone", o.default_utc_offset AS "defaultUtcOffset",
               o.qualified_leads_per_day_limit AS "qualifiedLeadsPerDayLimit", o.call_attempt_group_id AS "callAttemptGroupId"

@@ -1,0 +1,65 @@
+import request from 'supertest';
+import { createLead, createLeadOrder, TestOrder } from './factories/leads';
+import { createCallAttemptGroup, createSipEndpoint } from './factories/reference';
+import { createTestApp, TestApp } from './support/test-app';
+
+/**
+ * No code path holds one pool connection while waiting for another. Call records and lead
+ * updates read the order's settings inside the transaction that holds the lead's row lock; with
+ * a cold settings cache that read went to the pool for a second connection, and with more such
+ * transactions in flight than the pool has connections each waited for a connection none would
+ * release (every request a 503 after the pool's connect timeout). Here the pool has 2 connections.
+ */
+describe('pool pressure: transactions never wait for a second connection', () => {
+  let t: TestApp;
+  let telephonyKey: string;
+  let sipId: number;
+  let order: TestOrder;
+  let statusId: number;
+  const CALLS = 40;
+  const UPDATES = 20;
+
+  beforeAll(async () => {
+    t = await createTestApp({ DB_POOL_SIZE: '2', ORDER_SETTINGS_CACHE_TTL_MS: '0', WORKERS: '0' });
+    telephonyKey = await t.keyWith('telephony');
+    sipId = await createSipEndpoint(t);
+    order = await createLeadOrder(t, { defaultUtcOffset: 3 });
+    const group = await createCallAttemptGroup(t, { intervals: [5, 60] });
+    await t.ds.query(`UPDATE call_order SET call_attempt_group_id = $2 WHERE id = $1`, [order.id, group]);
+    statusId = (await t.ds.query(`SELECT id FROM call_status WHERE category = 'not-answered' AND NOT is_callback ORDER BY id LIMIT 1`))[0].id;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it(`${CALLS} concurrent call records and ${UPDATES} lead updates on distinct leads all succeed with a 2-connection pool`, async () => {
+    const leads: number[] = [];
+    for (let i = 0; i < CALLS + UPDATES; i++) leads.push(await createLead(t, order, { utcOffset: 3 }));
+    const calls = leads.slice(0, CALLS).map((leadId, i) =>
+      request(t.http).post('/v2/call/create/').set('X-Api-Key', telephonyKey).send({
+        platformCallId: `pool-pressure-${process.pid}-${i}`,
+        leadId,
+        sipEndpointId: sipId,
+        statusId,
+        direction: 'outgoing',
+        totalDurationSeconds: 30,
+        waitTimeDurationSeconds: 30,
+        talkTimeDurationSeconds: 0,
+      }),
+    );
+    // A new offset re-plans the next call inside the transaction: it needs the order's settings there.
+    const updates = leads.slice(CALLS).map((leadId) => request(t.http).post(`/v2/lead/update/${leadId}/`).set('X-Api-Key', t.apiKey).send({ utcOffset: 5 }));
+    const started = Date.now();
+    const answers = await Promise.all([...calls, ...updates]);
+    const elapsed = Date.now() - started;
+
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    // Well under one pool connect timeout (3 s) per request: nothing waited for a connection it could not get.
+    expect(elapsed).toBeLessThan(15_000);
+    const attempts: { n: number }[] = await t.ds.query(`SELECT count(*)::int AS n FROM lead WHERE id = ANY($1) AND attempt_count = 1`, [leads.slice(0, CALLS)]);
+    expect(attempts[0].n).toBe(CALLS);
+    const moved: { n: number }[] = await t.ds.query(`SELECT count(*)::int AS n FROM lead WHERE id = ANY($1) AND utc_offset = 5`, [leads.slice(CALLS)]);
+    expect(moved[0].n).toBe(UPDATES);
+  }, 60_000);
+});
