@@ -11,11 +11,13 @@ import { StatusCodes1763850000000 } from './1763850000000-status-codes';
 import { LeadAsyncJobQueuedIndex1763862000000 } from './1763862000000-lead-async-job-queued-index';
 import { ApiKeyRotation1763863000000 } from './1763863000000-api-key-rotation';
 import { IdempotencyOwner1763863100000 } from './1763863100000-idempotency-owner';
+import { CreatedAtTruncated1763863200000 } from './1763863200000-created-at-truncated';
+import { CreatedAtRoundedLeads1763863300000 } from './1763863300000-created-at-rounded-leads';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
   Foundation1763770000000, Idempotency1763775000000, CampaignSetup1763780000000, Leads1763790000000, Notifications1763800000000,
   Calls1763810000000, CallCounters1763820000000, RateLimit1763830000000,
   WholeSecondCreatedAt1763840000000, StatusCodes1763850000000, LeadAsyncJobQueuedIndex1763862000000,
-  ApiKeyRotation1763863000000, IdempotencyOwner1763863100000,
+  ApiKeyRotation1763863000000, IdempotencyOwner1763863100000, CreatedAtTruncated1763863200000, CreatedAtRoundedLeads1763863300000,
 ];
