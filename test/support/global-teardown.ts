@@ -7,13 +7,13 @@ export default async function globalTeardown(): Promise<void> {
   const admin = new Client({ connectionString: state.adminUrl });
   await admin.connect();
   try {
-    // Leave the shared server as we found it: drop every database this run made.
-    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'cc_test_%'`);
-    for (const { datname } of rows) {
-      if (datname === state.template || datname.startsWith(`cc_test_${process.pid}_`) || datname.startsWith('cc_test_f')) {
-        await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-      }
-    }
+    // Leave the shared server as we found it: drop the databases this run made (its template and
+    // the files' clones of it), never those of another run sharing the server.
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1) OR datname = $2`, [
+      `${state.template}_f`,
+      state.template,
+    ]);
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   } finally {
     await admin.end();
   }

@@ -27,7 +27,8 @@ function state(): TestDbState {
 /** A private database for one test file, cloned from the migrated template. */
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const { adminUrl, template } = state();
-  const name = `cc_test_f${randomBytes(6).toString('hex')}`;
+  // Named after the run's template, so a run's teardown drops its own databases only.
+  const name = `${template}_f${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
