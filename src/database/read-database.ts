@@ -1,3 +1,4 @@
+import { reportDatabaseError } from '../common/outage-log';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from '../common/pg-errors';
@@ -20,7 +21,6 @@ export interface Queryable {
 @Injectable()
 export class ReadDatabase {
   private readonly logger = new Logger('ReadDatabase');
-  private lastWarning = 0;
 
   constructor(private readonly ds: DataSource) {}
 
@@ -35,11 +35,18 @@ export class ReadDatabase {
       return await read(runner);
     } catch (err) {
       if (!isDatabaseUnavailable(err)) throw err;
-      if (Date.now() - this.lastWarning > 10_000) {
-        this.lastWarning = Date.now();
-        this.logger.warn(`Read replica unavailable, reading from the primary: ${err instanceof Error ? err.message : String(err)}`);
-      }
+      // Logged once when the replica is lost and once when it answers again, not once per read.
+      reportDatabaseError('replica', err, this.logger, () => this.probeReplica());
       return read(this.ds);
+    } finally {
+      await runner.release().catch(() => undefined);
+    }
+  }
+
+  private async probeReplica(): Promise<void> {
+    const runner = this.ds.createQueryRunner('slave');
+    try {
+      await runner.query('SELECT 1');
     } finally {
       await runner.release().catch(() => undefined);
     }

@@ -1,3 +1,4 @@
+import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CounterCompactor } from '../../database/counters/counter-compactor';
@@ -26,7 +27,7 @@ export class LeadCountersService extends CounterCompactor implements OnModuleIni
   override onModuleInit(): void {
     super.onModuleInit();
     this.sweeper = setInterval(() => {
-      this.jobs.deleteFinishedBefore(ASYNC_JOB_RETENTION_DAYS).catch((e: Error) => this.logger.warn(`job sweep: ${e.message}`));
+      this.jobs.deleteFinishedBefore(ASYNC_JOB_RETENTION_DAYS).catch((e: unknown) => reportDatabaseError(DATABASE_SOURCE, e, this.logger));
     }, SWEEP_MS);
     this.sweeper.unref();
   }

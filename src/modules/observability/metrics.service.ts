@@ -1,3 +1,4 @@
+import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
@@ -63,7 +64,7 @@ export class MetricsService {
     const readQueues = (): Promise<QueueConsumerReport[]> => {
       if (!report || Date.now() - report.at > 1000) {
         report = { at: Date.now(), rows: this.queue.report().catch((err: unknown) => {
-          this.logger.warn(`queue metrics unavailable: ${err instanceof Error ? err.message : String(err)}`);
+          reportDatabaseError(DATABASE_SOURCE, err, this.logger);
           return [];
         }) };
       }

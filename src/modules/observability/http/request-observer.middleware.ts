@@ -49,10 +49,27 @@ export class RequestObserverMiddleware implements NestMiddleware {
   private logAccess(req: ObservedRequest, status: number, seconds: number, requestId: string): void {
     const ms = Math.round(seconds * 10_000) / 10;
     const keyId = req.apiKey?.id ?? null;
+    const path = loggedPath(req.originalUrl);
     if (this.config.logFormat === 'json') {
-      this.logger.log({ requestId, method: req.method, path: req.originalUrl, status, durationMs: ms, apiKeyId: keyId });
+      this.logger.log({ requestId, method: req.method, path, status, durationMs: ms, apiKeyId: keyId });
     } else {
-      this.logger.log(`${req.method} ${req.originalUrl} ${status} ${ms}ms key=${keyId ?? '-'} id=${requestId}`);
+      this.logger.log(`${req.method} ${path} ${status} ${ms}ms key=${keyId ?? '-'} id=${requestId}`);
     }
   }
+}
+
+/**
+ * The path as logged: query values can be personal data (`?phone=...`, `externalIdCrmA=...`),
+ * so only the parameter names are kept (`/v2/lead/?phone=&limit=`).
+ */
+export function loggedPath(originalUrl: string): string {
+  const at = originalUrl.indexOf('?');
+  if (at < 0) return originalUrl;
+  const names = originalUrl
+    .slice(at + 1)
+    .split('&')
+    .filter(Boolean)
+    .slice(0, 20)
+    .map((pair) => `${pair.split('=')[0].slice(0, 40)}=`);
+  return `${originalUrl.slice(0, at)}?${names.join('&')}`;
 }

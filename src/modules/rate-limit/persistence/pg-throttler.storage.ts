@@ -1,3 +1,4 @@
+import { describeDatabaseError, isDatabaseUnavailable } from '../../../common/pg-errors';
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
@@ -34,9 +35,10 @@ export class PgThrottlerStorage implements ThrottlerStorage {
     } catch (err) {
       // A limiter must not take the API down with it: fail open, the request goes on and
       // meets the database outage (503) or succeeds if the failure was transient.
-      if (Date.now() - this.lastWarning > 10_000) {
+      // An outage is logged once by the pool's outage log; anything else at most every 10 s, as codes.
+      if (!isDatabaseUnavailable(err) && Date.now() - this.lastWarning > 10_000) {
         this.lastWarning = Date.now();
-        this.logger.warn(`Rate-limit counter unavailable, not limiting: ${err instanceof Error ? err.message : String(err)}`);
+        this.logger.warn(`Rate-limit counter unavailable, not limiting: ${describeDatabaseError(err)}`);
       }
       return { totalHits: 0, timeToExpire: Math.ceil(ttl / 1000), isBlocked: false, timeToBlockExpire: 0 };
     }
