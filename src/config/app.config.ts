@@ -99,7 +99,7 @@ export interface AppConfig {
 export class ConfigError extends Error {}
 
 /** Never echoed in the start-up error: the value is a secret (or holds one). */
-const SECRET_VARIABLES = new Set(['API_KEY', 'DATABASE_URL', 'DATABASE_REPLICA_URLS', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set(['API_KEY', 'DATABASE_URL', 'DATABASE_REPLICA_URLS', 'SMTP_URL', 'MESSENGER_BOT_URL']);
 
 /** Reads and validates the environment; the error names every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
