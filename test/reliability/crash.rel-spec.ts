@@ -81,15 +81,19 @@ interface Verdict {
   late: string[];
   failedJobs: string[];
   slowestAcknowledgementS: number;
-  lastJobDoneAfterRecoveryS: number | null;
+  /** Seconds from recovery (or the job's later acceptance) to done, for the slowest job. */
+  slowestJobS: number | null;
   healthOkAfterRecoveryS: number | null;
   serviceRestarted: boolean;
 }
 let verdict: Verdict | undefined;
 
-function lastDone(states: Map<string, JobState>): number | null {
-  const ends = [...states.values()].filter((st) => st.status === 'done').map((st) => st.finishedAt);
-  return ends.length ? round((Math.max(...ends) - times.recoveredAt) / 1000) : null;
+/** The slowest job, in seconds from when it could start: recovery, or its acceptance when later. */
+function slowestJob(jobs: Sent[], states: Map<string, JobState>): number | null {
+  const waits = jobs
+    .filter((j) => states.get(j.jobId!)?.status === 'done')
+    .map((j) => states.get(j.jobId!)!.finishedAt - Math.max(times.recoveredAt, j.ackAt!));
+  return waits.length ? round(Math.max(0, ...waits) / 1000) : null;
 }
 
 async function countByMarker(): Promise<Map<string, number>> {
@@ -185,7 +189,7 @@ beforeAll(async () => {
       .map((x) => `${x.jobId}: ${states.get(x.jobId!)?.status ?? 'unknown'}`),
     late: asyncAcked.filter((x) => states.has(x.jobId!) && states.get(x.jobId!)!.finishedAt > jobDeadline(x) + 1000).map((x) => String(x.jobId)),
     failedJobs: asyncAcked.filter((x) => states.get(x.jobId!)?.status === 'failed').map((x) => String(x.jobId)),
-    lastJobDoneAfterRecoveryS: lastDone(states),
+    slowestJobS: slowestJob(asyncAcked, states),
     slowestAcknowledgementS: round(Math.max(0, ...sent.filter((x) => x.ackAt).map((x) => x.ackAt! - x.sentAt)) / 1000),
     healthOkAfterRecoveryS: healthAt ? round((healthAt - times.recoveredAt) / 1000) : null,
     serviceRestarted: !s.service.running || s.service.pid !== servicePid,
@@ -204,8 +208,8 @@ afterAll(async () => {
       ? [
           ['acknowledged (sync / async)', `${v.acknowledged.sync} / ${v.acknowledged.async}; unacknowledged after ${CLIENT_PATIENCE_MS / 1000} s: ${v.unacknowledged}`],
           ['lost / duplicated', `${v.lost.length} / ${v.duplicated.length}`],
-          ['jobs stuck / late / failed', `${v.stuck.length} / ${v.late.length} / ${v.failedJobs.length}; last done ${v.lastJobDoneAfterRecoveryS ?? '-'} s after recovery (limit ${JOBS_DONE_WITHIN_MS / 1000})`],
-          ['slowest acknowledgement', `${v.slowestAcknowledgementS} s from first send (client retries with the same Idempotency-Key)`],
+          ['jobs stuck / late / failed', `${v.stuck.length} / ${v.late.length} / ${v.failedJobs.length}; slowest done ${v.slowestJobS ?? '-'} s after recovery or its later acceptance (limit ${JOBS_DONE_WITHIN_MS / 1000})`],
+          ['slowest acknowledgement', `${v.slowestAcknowledgementS} s from first send; 409 "in progress" answers to retries: ${all.get(409)}`],
           ['503 vs 500 (all attempts)', `${all.get(503)} vs ${all.get(500)} of ${all.total()} (${JSON.stringify(all.counts)})`],
           ['503 vs 500 (fault windows)', `${inFaults.get(503)} vs ${inFaults.get(500)} of ${inFaults.total()}`],
           ['health 200 after recovery', v.healthOkAfterRecoveryS === null ? 'not within 60 s' : `${v.healthOkAfterRecoveryS} s${v.serviceRestarted ? ' (service restarted!)' : ''}`],

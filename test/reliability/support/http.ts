@@ -18,7 +18,10 @@ export interface RequestOptions {
 
 /** A connection-level failure (refused, reset, timed out): the client saw no HTTP answer. */
 export class ConnectionError extends Error {
-  constructor(readonly code: string) {
+  constructor(
+    readonly code: string,
+    readonly reusedSocket = false,
+  ) {
     super(`connection error: ${code}`);
   }
 }
@@ -35,7 +38,18 @@ export class HttpClient {
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
   }
 
-  request(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult> {
+  async request(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult> {
+    try {
+      return await this.once(method, path, o);
+    } catch (err) {
+      // A kept-alive socket the server closed just as it was reused: the request never reached the
+      // server (Node's documented case for one retry), so it is the client's hiccup, not an answer.
+      if (err instanceof ConnectionError && err.code === 'ECONNRESET' && err.reusedSocket) return this.once(method, path, o);
+      throw err;
+    }
+  }
+
+  private once(method: string, path: string, o: RequestOptions): Promise<HttpResult> {
     const payload = o.body === undefined ? undefined : Buffer.isBuffer(o.body) ? o.body : Buffer.from(JSON.stringify(o.body));
     const headers: Record<string, string> = { ...o.headers };
     if (!o.noKey) headers['X-Api-Key'] = this.apiKey;
@@ -61,7 +75,7 @@ export class HttpClient {
         });
       });
       req.setTimeout(o.timeoutMs ?? 30_000, () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
-      req.on('error', (e: NodeJS.ErrnoException) => reject(new ConnectionError(e.code ?? 'EUNKNOWN')));
+      req.on('error', (e: NodeJS.ErrnoException) => reject(new ConnectionError(e.code ?? 'EUNKNOWN', req.reusedSocket)));
       req.end(payload);
     });
   }

@@ -3,7 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import { chmod, chown, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
-import { freePort } from '../../../src/database/embedded-postgres';
+import { freeLoopbackPort } from './ports';
 import { rememberPid } from './run-dir';
 
 /**
@@ -81,7 +81,7 @@ export class PgServer {
   ) {}
 
   static async start(dataDir: string, logFile: string): Promise<PgServer> {
-    const server = new PgServer(dataDir, await freePort(), logFile);
+    const server = new PgServer(dataDir, await freeLoopbackPort(), logFile);
     await server.startProcess();
     return server;
   }

@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort } from '../../../src/database/embedded-postgres';
 import { HttpClient } from './http';
+import { freeLoopbackPort } from './ports';
 import { settlesWithin, sleep } from './postgres';
 import { LOG_DIR, REPO_ROOT, rememberPid } from './run-dir';
 
@@ -29,6 +29,8 @@ export class ServiceProcess {
     readonly port: number,
     readonly logFile: string,
     apiKey: string,
+    /** Where this start's output begins in the (appended) log file. */
+    private readonly logStart: number,
   ) {
     this.http = new HttpClient(`http://127.0.0.1:${port}`, apiKey);
     this.exited = new Promise((resolve) =>
@@ -50,7 +52,21 @@ export class ServiceProcess {
   static async start(o: ServiceOptions, readyTimeoutMs = 120_000): Promise<ServiceProcess> {
     await mkdir(LOG_DIR, { recursive: true });
     const logFile = path.join(LOG_DIR, `${o.name}.log`);
-    const port = await freePort();
+    for (let attempt = 1; ; attempt++) {
+      const service = await ServiceProcess.spawn(o, logFile);
+      try {
+        await service.waitReady(readyTimeoutMs);
+        return service;
+      } catch (err) {
+        // Another process took the port between the check and the listen: try another one.
+        const portTaken = !service.running && /EADDRINUSE/.test(service.logTail());
+        if (!portTaken || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  private static async spawn(o: ServiceOptions, logFile: string): Promise<ServiceProcess> {
+    const port = await freeLoopbackPort();
     const fd = openSync(logFile, 'a');
     const proc = spawn(path.join(REPO_ROOT, 'node_modules', '.bin', 'node'), ['--enable-source-maps', 'dist/src/main.js'], {
       cwd: REPO_ROOT,
@@ -70,24 +86,30 @@ export class ServiceProcess {
     });
     closeSync(fd);
     await rememberPid(proc.pid!);
-    const service = new ServiceProcess(proc, port, logFile, o.apiKey);
-    await service.waitReady(readyTimeoutMs);
-    return service;
+    return new ServiceProcess(proc, port, logFile, o.env?.API_KEY ?? o.apiKey, statSync(logFile).size);
   }
 
+  /**
+   * Ready = the readiness probe answers 200 and a request with this run's key is accepted (a
+   * 401 would mean some other server answers on this port), while our child is still running.
+   */
   private async waitReady(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`the service exited (code ${this.exitCode}) before it was ready:\n${this.logTail()}`);
-      const r = await this.http.request('GET', '/health/ready', { timeoutMs: 2000, noKey: true }).catch(() => null);
-      if (r?.status === 200) return;
+      const ready = await this.http.request('GET', '/health/ready', { timeoutMs: 2000, noKey: true }).catch(() => null);
+      if (ready?.status === 200) {
+        const authed = await this.http.request('GET', '/v2/order/', { timeoutMs: 5000 }).catch(() => null);
+        if (authed?.status === 200 && this.running) return;
+      }
       await sleep(250);
     }
     throw new Error(`the service was not ready within ${timeoutMs} ms:\n${this.logTail()}`);
   }
 
+  /** The last lines this start wrote. */
   logTail(lines = 30): string {
-    return readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+    return readFileSync(this.logFile).subarray(this.logStart).toString('utf8').split('\n').slice(-lines).join('\n');
   }
 
   /** SIGTERM (the service closes the app), SIGKILL after 20 s. */
