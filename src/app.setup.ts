@@ -1,29 +1,34 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Response } from 'express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { parse as parseQuery } from 'qs';
-import { checkInputSafety, deferBodyErrors } from './common/input-checks';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { bodyLimitFor, distinctBodyLimits, formatBytes } from './common/body-limits';
+import { checkInputSafety, deferBodyErrors, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './common/input-checks';
+import { MAX_IDS_PER_FILTER, parseQueryString, QUERY_PARAMETER_LIMIT } from './common/query';
 import { createValidationPipe } from './common/validation';
 import { type ObservedRequest, RequestObserverMiddleware } from './modules/observability/http/request-observer.middleware';
 
-export const BODY_LIMIT = '1mb';
+type BodyParserRequest = { headers: Record<string, unknown>; url?: string };
 
-/**
- * qs understands `ids[]=1&ids[]=2` and `createdAt[0]=...`; bounded to keep hostile query strings cheap.
- * An indexed array with gaps (`createdAt[1]` alone) becomes an object keyed by index: Nest's
- * ValidationPipe closes array gaps, which would turn a lone end bound into a start.
- * Arrays are never filtered position by position: `createdAt[0]=&createdAt[1]=X` keeps X as [1].
- */
-export function parseQueryString(q: string): Record<string, unknown> {
-  const parsed = parseQuery(q, { arrayLimit: 100, depth: 2, parameterLimit: 200, allowSparse: true });
-  for (const [key, value] of Object.entries(parsed)) {
-    // An empty parameter (`limit=`, `isActive=`, `ids[]=`), as form-built query strings send
-    // them, is the same as an absent one, on every endpoint.
-    if (value === '' || (Array.isArray(value) && value.length > 0 && value.every((v) => v === ''))) delete parsed[key];
-    else if (Array.isArray(value) && Object.keys(value).length !== value.length) parsed[key] = { ...value };
+const isJsonRequest = (req: BodyParserRequest) => !req.headers['content-type'] || /json/i.test(String(req.headers['content-type']));
+const pathOf = (req: BodyParserRequest) => (req.url ?? '/').split('?')[0];
+
+const LIMITS_DESCRIPTION =
+  'Limits: each route reads a body up to its own limit (stated on the operation; 413 above it). Before anything else ' +
+  `every body and query is refused with 400 naming the field when an array has more than ${MAX_ARRAY_ITEMS} items, an object ` +
+  `more than ${MAX_OBJECT_KEYS} keys, the whole more than ${MAX_VALUES} values or ${MAX_DEPTH} levels of nesting; fields have ` +
+  `their own caps (maxItems, maxLength, maxProperties below). A query string takes at most ${QUERY_PARAMETER_LIMIT} parameters ` +
+  `and ${MAX_IDS_PER_FILTER} ids per id filter (400 past either). Unknown body fields are ignored but count against the caps.`;
+
+/** Each operation with a body states its route's limit, from the same table the body parser uses. */
+function documentBodyLimits(document: OpenAPIObject): void {
+  for (const [path, ops] of Object.entries(document.paths)) {
+    for (const op of [ops.post, ops.put, ops.patch]) {
+      if (!op?.requestBody) continue;
+      const note = `Body limit: ${formatBytes(bodyLimitFor(path))} (413 above it).`;
+      op.description = op.description ? `${op.description}\n\n${note}` : note;
+    }
   }
-  return parsed;
 }
 
 /**
@@ -34,8 +39,12 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   // First of all: request id, timing and access log see every request, also those the body parser refuses.
   const observer = app.get(RequestObserverMiddleware);
   app.use((req: ObservedRequest, res: Response, next: NextFunction) => observer.use(req, res, next));
-  // JSON bodies up to 1 MiB; a request without Content-Type is read as JSON too (API.md: all requests are JSON).
-  app.useBodyParser('json', { limit: BODY_LIMIT, type: (req: { headers: Record<string, unknown> }) => !req.headers['content-type'] || /json/i.test(String(req.headers['content-type'])) });
+  // JSON bodies up to the route's limit (body-limits.ts): one parser per distinct limit, each
+  // taking only the requests whose route has its limit. A request without Content-Type is read
+  // as JSON too (API.md: all requests are JSON).
+  for (const limit of distinctBodyLimits()) {
+    app.useBodyParser('json', { limit, type: (req: BodyParserRequest) => isJsonRequest(req) && bodyLimitFor(pathOf(req)) === limit });
+  }
   // Input refused here is answered after authentication (see input-checks.ts).
   app.use(deferBodyErrors);
   app.use(checkInputSafety);
@@ -50,13 +59,15 @@ export function configureApp(app: NestExpressApplication): INestApplication {
       'Orders, leads, calls, users, agent groups, custom fields, call attempt groups, notifications and health. ' +
         'Every response is the envelope {success, message, data}. Authenticate with the X-Api-Key header. ' +
         'When the deployment sets RATE_LIMIT_REQUESTS, each key has a request budget per window: responses carry ' +
-        'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, and a spent budget answers 429 with Retry-After.',
+        'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, and a spent budget answers 429 with Retry-After. ' +
+        LIMITS_DESCRIPTION,
     )
     .setVersion('1.0')
     .addApiKey({ type: 'apiKey', name: 'X-Api-Key', in: 'header' }, 'api-key')
     .addSecurityRequirements('api-key')
     .build();
   const document = SwaggerModule.createDocument(app, doc);
+  documentBodyLimits(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   return app;
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { findUnsafeInput, MAX_DEPTH } from './input-checks';
+import { findUnsafeInput, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './input-checks';
 
 describe('findUnsafeInput', () => {
   it('passes clean JSON values', () => {
@@ -47,5 +47,44 @@ describe('findUnsafeInput: Unicode and depth', () => {
     expect(findUnsafeInput(nest(MAX_DEPTH - 1))).toBeNull();
     expect(findUnsafeInput(nest(MAX_DEPTH + 1))?.message).toMatch(/deeper/);
     expect(findUnsafeInput(JSON.parse('['.repeat(1500) + ']'.repeat(1500)))?.message).toMatch(/deeper/);
+  });
+});
+
+describe('findUnsafeInput: size caps', () => {
+  const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+
+  it('accepts containers at the caps', () => {
+    expect(findUnsafeInput({ agentUserIds: Array.from({ length: MAX_ARRAY_ITEMS }, (_, i) => i + 1) })).toBeNull();
+    expect(findUnsafeInput(keys(MAX_OBJECT_KEYS))).toBeNull();
+    expect(findUnsafeInput({ customValues: keys(MAX_OBJECT_KEYS) })).toBeNull();
+  });
+
+  it('names the array or object past a cap, and the cap', () => {
+    expect(findUnsafeInput({ transferNumbers: Array.from({ length: MAX_ARRAY_ITEMS + 1 }, () => ({ number: '1' })) })).toEqual({
+      field: 'transferNumbers',
+      message: `must have at most ${MAX_ARRAY_ITEMS} items`,
+    });
+    expect(findUnsafeInput({ customValues: keys(MAX_OBJECT_KEYS + 1) })).toEqual({ field: 'customValues', message: `must have at most ${MAX_OBJECT_KEYS} keys` });
+    expect(findUnsafeInput(keys(60_000))).toEqual({ field: 'body', message: `must have at most ${MAX_OBJECT_KEYS} keys` });
+    expect(findUnsafeInput({ a: [{ b: keys(MAX_OBJECT_KEYS + 1) }] })?.field).toBe('a[0].b');
+  });
+
+  it('caps the values of the whole body, however they are spread over containers', () => {
+    const wide = { junk: Array.from({ length: 20 }, () => Array.from({ length: MAX_ARRAY_ITEMS }, () => 0)) };
+    expect(findUnsafeInput(wide)).toEqual({ field: 'body', message: `must hold at most ${MAX_VALUES} values in all` });
+    const justUnder = { junk: Array.from({ length: 9 }, () => Array.from({ length: MAX_ARRAY_ITEMS }, () => 0)) };
+    expect(findUnsafeInput(justUnder)).toBeNull();
+  });
+
+  it('refuses a hostile body without visiting its items (bounded work)', () => {
+    let reads = 0;
+    const items = new Proxy(Array.from({ length: 100_000 }, () => 'x'), {
+      get(target, prop, receiver) {
+        if (typeof prop === 'string' && /^\d+$/.test(prop)) reads += 1;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    expect(findUnsafeInput({ items })?.message).toMatch(/at most/);
+    expect(reads).toBe(0);
   });
 });

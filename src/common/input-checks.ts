@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { formatBytes } from './body-limits';
 import { DomainError, FieldError } from './domain-error';
 
 /** A request whose body or query was refused before routing; the error is raised after authentication. */
@@ -8,16 +9,27 @@ export type InputCheckedRequest = Request & { inputError?: unknown };
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /** No API body nests anywhere near this; far deeper input would overflow the stack of object copying. */
 export const MAX_DEPTH = 32;
+/**
+ * Global size caps, checked before class-transformer copies a body (copying and validating one of
+ * 60,000 keys held the event loop for 2 s). Generous: the per-field caps of the DTOs are tighter,
+ * and no valid body comes near them. The largest valid list is 1,000 ids (an order's agents or
+ * numbers), the largest valid map 200 custom values, the largest valid body (an order at every
+ * per-field cap) about 4,000 values.
+ */
+export const MAX_ARRAY_ITEMS = 1000;
+export const MAX_OBJECT_KEYS = 250;
+export const MAX_VALUES = 10_000;
 
 /**
  * The first value PostgreSQL could not store or that would break on the way: a string with a
  * NUL character (text and jsonb reject it) or a lone UTF-16 surrogate (not valid Unicode: jsonb
  * rejects it, URI-based validators throw), a key such as `__proto__`, which object copying turns
- * into a prototype change, silently dropping the entry, or nesting deeper than MAX_DEPTH.
- * Null when the input is clean.
+ * into a prototype change, silently dropping the entry, nesting deeper than MAX_DEPTH, or a size
+ * past the caps above. Null when the input is clean. Each container's size is checked before its
+ * children are visited, so a hostile body costs at most MAX_VALUES visits.
  */
 export function findUnsafeInput(value: unknown, path = ''): FieldError | null {
-  return walk(value, path, 0);
+  return walk(value, path, 0, { values: 0 });
 }
 
 function textProblem(text: string): string | null {
@@ -26,24 +38,36 @@ function textProblem(text: string): string | null {
   return null;
 }
 
-function walk(value: unknown, path: string, depth: number): FieldError | null {
+/** A container's own size against the caps; `seen.values` counts every value met so far. */
+function sizeProblem(size: number, isArray: boolean, seen: { values: number }): FieldError['message'] | null {
+  if (isArray && size > MAX_ARRAY_ITEMS) return `must have at most ${MAX_ARRAY_ITEMS} items`;
+  if (!isArray && size > MAX_OBJECT_KEYS) return `must have at most ${MAX_OBJECT_KEYS} keys`;
+  seen.values += size;
+  return null;
+}
+
+function walk(value: unknown, path: string, depth: number, seen: { values: number }): FieldError | null {
   if (typeof value === 'string') {
     const problem = textProblem(value);
     return problem ? { field: path || 'body', message: problem } : null;
   }
   if (value === null || typeof value !== 'object') return null;
   if (depth >= MAX_DEPTH) return { field: path || 'body', message: `nests deeper than ${MAX_DEPTH} levels` };
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = walk(item, `${path}[${i}]`, depth + 1);
+  const keys = Array.isArray(value) ? null : Object.keys(value);
+  const tooBig = sizeProblem(keys ? keys.length : (value as unknown[]).length, !keys, seen);
+  if (tooBig) return { field: path || 'body', message: tooBig };
+  if (seen.values > MAX_VALUES) return { field: 'body', message: `must hold at most ${MAX_VALUES} values in all` };
+  if (!keys) {
+    for (const [i, item] of (value as unknown[]).entries()) {
+      const found = walk(item, `${path}[${i}]`, depth + 1, seen);
       if (found) return found;
     }
     return null;
   }
-  for (const key of Object.keys(value)) {
+  for (const key of keys) {
     const child = path ? `${path}.${key}` : key;
     if (FORBIDDEN_KEYS.has(key) || textProblem(key)) return { field: child.replace(/\u0000/g, '\\0').toWellFormed(), message: 'is not an acceptable key' };
-    const found = walk((value as Record<string, unknown>)[key], child, depth + 1);
+    const found = walk((value as Record<string, unknown>)[key], child, depth + 1, seen);
     if (found) return found;
   }
   return null;
@@ -56,22 +80,50 @@ function isBodyParserError(err: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
+/** A body over the route's limit (body-parser's error carries the limit in bytes): 413 naming it. */
+function tooLarge(err: unknown): DomainError | null {
+  const e = err as { type?: unknown; limit?: unknown } | null;
+  if (e?.type !== 'entity.too.large') return null;
+  const limit = typeof e.limit === 'number' ? `the ${formatBytes(e.limit)} limit of this route` : 'the limit of this route';
+  return new DomainError('payload_too_large', 'BODY_TOO_LARGE', `Request body exceeds ${limit}`);
+}
+
 /**
  * Express error middleware right after the body parser: a body that cannot be read (malformed
- * JSON, over 1 MiB, bad encoding) is not answered yet. The error waits on the request, so a
- * caller without a valid key gets 401 whatever its body (PRODUCT.md: 401 on every endpoint).
+ * JSON, over the route's limit, bad encoding) is not answered yet. The error waits on the request,
+ * so a caller without a valid key gets 401 whatever its body (PRODUCT.md: 401 on every endpoint).
  */
 export function deferBodyErrors(err: unknown, req: InputCheckedRequest, _res: Response, next: NextFunction): void {
   if (!isBodyParserError(err)) return next(err);
-  req.inputError = err;
+  req.inputError = tooLarge(err) ?? err;
   req.body = undefined;
   next();
 }
 
-/** Middleware after the body parser: unstorable text or prototype keys in the body or query wait as a 400. */
+/**
+ * Express parses the query string on every read of `req.query`; read it once here and keep the
+ * result. A query the parser refuses (over its parameter limit) waits as a 400 and reads as {}.
+ */
+function readQueryOnce(req: InputCheckedRequest): unknown {
+  let query: unknown = {};
+  try {
+    query = req.query;
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    req.inputError ??= err;
+  }
+  Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+  return query;
+}
+
+/**
+ * Middleware after the body parser: unstorable text, prototype keys or sizes past the global caps
+ * in the body or query wait as a 400, before routing, class-transformer or any per-item work.
+ */
 export function checkInputSafety(req: InputCheckedRequest, _res: Response, next: NextFunction): void {
+  const query = readQueryOnce(req);
   if (!req.inputError) {
-    const found = findUnsafeInput(req.body) ?? findUnsafeInput(req.query);
+    const found = findUnsafeInput(req.body) ?? findUnsafeInput(query);
     if (found) req.inputError = DomainError.validation([found], 'UNSAFE_INPUT');
   }
   next();
