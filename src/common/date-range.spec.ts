@@ -1,5 +1,5 @@
 import { DomainError } from './domain-error';
-import { parseCreatedAtRange } from './date-range';
+import { parseBound, parseCreatedAtRange } from './date-range';
 
 describe('parseCreatedAtRange', () => {
   it('reads both bounds, either bound, or none', () => {
@@ -21,5 +21,23 @@ describe('parseCreatedAtRange', () => {
     expect(() => parseCreatedAtRange(['2026-01-02', '2026-01-01'])).toThrow(DomainError);
     expect(() => parseCreatedAtRange({ 2: '2026-01-01' })).toThrow(DomainError);
     expect(() => parseCreatedAtRange([{ a: 1 }])).toThrow(DomainError);
+  });
+});
+
+describe('parseBound: a + sent unencoded', () => {
+  it('reads a space where the offset sign belongs as +', () => {
+    expect(parseBound('2026-01-01T00:00:00 00:00', false)).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(parseBound('2026-01-01T03:00:00 03:00', false)).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(parseBound('2026-01-01T03:00 0300', false)).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(parseBound('2026-01-01T03:00:00.500 03', false)).toEqual(new Date('2026-01-01T00:00:00.500Z'));
+    expect(parseCreatedAtRange(['2026-01-01T00:00:00 00:00']).from).toEqual(new Date('2026-01-01T00:00:00Z'));
+  });
+
+  it('reads no other space as +', () => {
+    expect(parseBound('2026-01-01 00:00', false)).toBeNull();
+    expect(parseBound('2026-01-01T00:00:00  00:00', false)).toBeNull();
+    expect(parseBound('2026-01-01T00:00:00 00:00:00', false)).toBeNull();
+    expect(parseBound('2026-01-01T00:00:00 abc', false)).toBeNull();
+    expect(parseBound(`2026-01-01T00:00:00${' '.repeat(100)}`, false)).toBeNull();
   });
 });

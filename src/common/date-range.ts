@@ -13,10 +13,15 @@ export interface DateRange {
 // Extended (2026-11-22) or basic (20261122) ISO 8601 date without a time.
 const DATE_ONLY = /^\d{4}-?\d{2}-?\d{2}$/;
 
+// A date-time whose `+hh:mm` offset arrived as ` hh:mm`: in a query string an unencoded `+` means a
+// space, and many HTTP clients send it unencoded. Only a space right after the time, followed by
+// an offset, is read back as `+`.
+const PLUS_AS_SPACE = /^(\d{4}-?\d{2}-?\d{2}T\d{2}(?::?\d{2}(?::?\d{2}(?:[.,]\d+)?)?)?) (\d{2}(?::?\d{2})?)$/;
+
 /** An ISO 8601 bound; a date without time is the start of that UTC day, or (`end`) its last millisecond. */
 export function parseBound(value: unknown, end: boolean): Date | null {
-  if (typeof value !== 'string' || value.trim() === '') return null;
-  const text = value.trim();
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 64) return null;
+  const text = value.trim().replace(PLUS_AS_SPACE, '$1+$2');
   const dt = DateTime.fromISO(text, { zone: 'utc', setZone: true });
   if (!dt.isValid || dt.year < 1000 || dt.year > 9999) return null;
   return (end && DATE_ONLY.test(text) ? dt.endOf('day') : dt).toJSDate();

@@ -1,8 +1,59 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { parse as parseQuery } from 'qs';
+import { DomainError } from './domain-error';
 import { INT32_MAX } from './id.pipe';
+
+/** Parameters per query string; past it the request is a 400, never silently truncated (PRODUCT.md). */
+export const QUERY_PARAMETER_LIMIT = 200;
+/**
+ * Elements of one array parameter (and the highest index, `ids[199]`). Equal to the parameter
+ * limit, so only an explicit index past it can exceed it; the ids filters are capped lower below.
+ */
+export const QUERY_ARRAY_LIMIT = 200;
+/**
+ * Ids per filter (`leadIds`, `orderIds`, ...): a page of ids, as `limit` is at most 100. More is a
+ * batch lookup, which the lists are not for: send several requests.
+ */
+export const MAX_IDS_PER_FILTER = 100;
+
+/** qs's own limit errors, as the 400 they are. */
+function queryLimitError(err: unknown): DomainError | null {
+  if (!(err instanceof RangeError)) return null;
+  if (/parameter limit/i.test(err.message)) {
+    return DomainError.invalidField('query', `must have at most ${QUERY_PARAMETER_LIMIT} parameters`, 'QUERY_TOO_LONG');
+  }
+  if (/array limit/i.test(err.message)) {
+    return DomainError.invalidField('query', `array parameters take at most ${QUERY_ARRAY_LIMIT} elements (indexes 0..${QUERY_ARRAY_LIMIT - 1})`, 'QUERY_TOO_LONG');
+  }
+  return null;
+}
+
+/**
+ * qs understands `ids[]=1&ids[]=2` and `createdAt[0]=...`; bounded to keep hostile query strings
+ * cheap, and a query past the bounds throws a validation DomainError (the input checks defer it
+ * until the caller is authenticated). An indexed array with gaps (`createdAt[1]` alone) becomes
+ * an object keyed by index: Nest's ValidationPipe closes array gaps, which would turn a lone end
+ * bound into a start. Arrays are never filtered position by position: `createdAt[0]=&createdAt[1]=X`
+ * keeps X as [1].
+ */
+export function parseQueryString(q: string): Record<string, unknown> {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = parseQuery(q, { arrayLimit: QUERY_ARRAY_LIMIT, depth: 2, parameterLimit: QUERY_PARAMETER_LIMIT, allowSparse: true, throwOnLimitExceeded: true });
+  } catch (err) {
+    throw queryLimitError(err) ?? err;
+  }
+  for (const [key, value] of Object.entries(parsed)) {
+    // An empty parameter (`limit=`, `isActive=`, `ids[]=`), as form-built query strings send
+    // them, is the same as an absent one, on every endpoint.
+    if (value === '' || (Array.isArray(value) && value.length > 0 && value.every((v) => v === ''))) delete parsed[key];
+    else if (Array.isArray(value) && Object.keys(value).length !== value.length) parsed[key] = { ...value };
+  }
+  return parsed;
+}
 
 /** Query strings arrive as strings: an integer is all digits (optional minus), anything else stays invalid. */
 export function toInt(value: unknown): unknown {
@@ -31,9 +82,16 @@ export const IntQuery = () => Transform(({ value }) => toInt(value));
 export const IntArrayQuery = () => Transform(({ value }) => toIntArray(value));
 export const BoolQuery = () => Transform(({ value }) => toBool(value));
 
-/** Positive int32 ids, element-wise. */
+/** Positive int32 ids, element-wise; at most MAX_IDS_PER_FILTER of them (after splitting `ids=1,2`). */
 export const PositiveIds = () =>
-  applyDecorators(IntArrayQuery(), IsOptional(), IsInt({ each: true }), Min(1, { each: true }), Max(INT32_MAX, { each: true }));
+  applyDecorators(
+    IntArrayQuery(),
+    IsOptional(),
+    ArrayMaxSize(MAX_IDS_PER_FILTER, { message: `$property must have at most ${MAX_IDS_PER_FILTER} ids (send several requests for more)` }),
+    IsInt({ each: true }),
+    Min(1, { each: true }),
+    Max(INT32_MAX, { each: true }),
+  );
 
 /** offset/limit as PRODUCT.md fixes them: offset >= 0, limit 1..100, defaults 0 and 50. */
 export class PageQuery {
