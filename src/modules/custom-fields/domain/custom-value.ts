@@ -20,6 +20,12 @@ type Check = { ok: true; value: string | number | boolean } | { ok: false; messa
 
 const INT32 = 2_147_483_647;
 
+/**
+ * Values per `customValues` map: one per custom field, and no installation needs more than 200
+ * fields per entity (the demo has eight). Also the DTOs' cap (a 400 before any lookup).
+ */
+export const MAX_CUSTOM_VALUES = 200;
+
 /** One value against one field's type. Values are stored normalised (dates ISO, numbers as numbers). */
 export function checkCustomValue(field: CustomFieldDefinition, value: unknown): Check {
   switch (field.type) {
@@ -77,9 +83,11 @@ export function validateCustomValues(
     if (Array.isArray(input) && input.length === 0) return { ok: true, value: {} };
     return { ok: false, errors: [{ field: path, message: 'must be an object of custom field id to value' }] };
   }
+  const entries = Object.entries(input as Record<string, unknown>);
+  if (entries.length > MAX_CUSTOM_VALUES) return { ok: false, errors: [{ field: path, message: `must have at most ${MAX_CUSTOM_VALUES} values` }] };
   const errors: FieldError[] = [];
   const value: CustomValues = {};
-  for (const [key, raw] of Object.entries(input as Record<string, unknown>)) {
+  for (const [key, raw] of entries) {
     const field = /^[1-9]\d{0,9}$/.test(key) ? fields.get(Number(key)) : undefined;
     if (!field) {
       errors.push({ field: `${path}.${key}`, message: 'no such custom field' });
@@ -96,8 +104,10 @@ export function validateCustomValues(
   return errors.length ? { ok: false, errors } : { ok: true, value };
 }
 
-/** Ids a customValues input refers to, for loading just those definitions. */
+/** Ids a customValues input refers to, for loading just those definitions (none for a map validateCustomValues refuses by size). */
 export function referencedFieldIds(input: unknown): number[] {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return [];
-  return Object.keys(input).filter((k) => /^[1-9]\d{0,9}$/.test(k) && Number(k) <= INT32).map(Number);
+  const keys = Object.keys(input);
+  if (keys.length > MAX_CUSTOM_VALUES) return [];
+  return keys.filter((k) => /^[1-9]\d{0,9}$/.test(k) && Number(k) <= INT32).map(Number);
 }

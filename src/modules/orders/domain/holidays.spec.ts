@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { formatHoliday, parseHolidayDate, parseHolidayList } from './holidays';
+import { formatHoliday, MAX_HOLIDAY_LENGTH, MAX_HOLIDAYS, parseHolidayDate, parseHolidayList } from './holidays';
 
 describe('parseHolidayDate', () => {
   it.each([
@@ -166,5 +166,51 @@ describe('parseHolidayList', () => {
     expect(parseHolidayList(['2026-01-01', 'nope'])).toEqual({ ok: false, message: 'item 1: not a recognisable date' });
     expect(parseHolidayList(['2026-01-01', 5])).toEqual({ ok: false, message: 'item 1: not a recognisable date' });
     expect(parseHolidayList('2026-01-01')).toEqual({ ok: false, message: 'must be an array of dates' });
+  });
+});
+
+describe('holiday parsing bounds', () => {
+  const days = (n: number, layout: string, locale = 'en-US') =>
+    Array.from({ length: n }, (_, i) => DateTime.fromObject({ year: 2027, month: 1, day: 1 }, { zone: 'utc' }).plus({ days: i }).setLocale(locale).toFormat(layout));
+  /** Main-thread CPU time of fn, in ms: unlike wall time, it does not grow when other processes load the machine. */
+  const cpuMs = (fn: () => unknown) => {
+    const before = process.threadCpuUsage();
+    fn();
+    const used = process.threadCpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+
+  it(`refuses items longer than ${MAX_HOLIDAY_LENGTH} characters and lists longer than ${MAX_HOLIDAYS}`, () => {
+    expect(parseHolidayDate(`31.12.2026${' '.repeat(MAX_HOLIDAY_LENGTH - 10)}`)).toBe('2026-12-31');
+    expect(parseHolidayDate(`31.12.2026${' '.repeat(MAX_HOLIDAY_LENGTH - 9)}`)).toBeNull();
+    expect(parseHolidayList(days(MAX_HOLIDAYS, 'dd.MM.yyyy')).ok).toBe(true);
+    expect(parseHolidayList(days(MAX_HOLIDAYS + 1, 'dd.MM.yyyy'))).toEqual({ ok: false, message: `must have at most ${MAX_HOLIDAYS} dates` });
+  });
+
+  it('keeps "31 December 2026 г." (English names, Russian year mark) English', () => {
+    expect(parseHolidayDate('31 December 2026 г.')).toBe('2026-12-31');
+    expect(parseHolidayDate('31 DECEMBER 2026 Г.')).toBe('2026-12-31');
+  });
+
+  it.each([
+    ['dd.MM.yyyy', 'en-US'],
+    ["yyyy-MM-dd'T'HH:mm:ss.SSSZZ", 'en-US'],
+    ["d MMMM yyyy 'г.'", 'ru'],
+    ['d LLL yyyy', 'ru'],
+    ['EEEE, MMMM d, yyyy', 'en-US'],
+    ['EEE, MMM d, yyyy', 'en-US'],
+  ])('parses a year of distinct %s (%s) dates in well under 50 ms of CPU', (layout, locale) => {
+    parseHolidayList(days(5, layout, locale)); // warm up the code paths, as any earlier request would
+    const list = days(MAX_HOLIDAYS, layout, locale);
+    let result: ReturnType<typeof parseHolidayList> | undefined;
+    const ms = cpuMs(() => (result = parseHolidayList(list)));
+    expect(result?.ok).toBe(true);
+    expect(ms).toBeLessThan(25);
+  });
+
+  it('parses a repeated item once, and refuses the 35,000 copies of the issue by their count', () => {
+    const copies = Array(MAX_HOLIDAYS).fill('31 декабря 2026 г.');
+    expect(cpuMs(() => expect(parseHolidayList(copies)).toEqual({ ok: true, value: ['2026-12-31'] }))).toBeLessThan(10);
+    expect(parseHolidayList(Array(35_000).fill('31 декабря 2026 г.')).ok).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { DateRange, DateRangeQuery } from '../../../../common/date-range';
-import { PageQuery, PositiveIds } from '../../../../common/query';
+import { MAX_IDS_PER_FILTER, PageQuery, PositiveIds } from '../../../../common/query';
 
 const MAX_SECONDS = 7 * 24 * 3600;
 
@@ -55,16 +55,16 @@ export class RecordCallDto {
 }
 
 export class ListCallsQuery extends PageQuery {
-  @ApiPropertyOptional({ type: [Number], description: 'Required when orderIds is absent; leadIds[]=1&leadIds[]=2, leadIds=1,2' })
+  @ApiPropertyOptional({ type: [Number], maxItems: MAX_IDS_PER_FILTER, description: `Required when orderIds is absent; leadIds[]=1&leadIds[]=2, leadIds=1,2; at most ${MAX_IDS_PER_FILTER}` })
   @PositiveIds()
   leadIds?: number[];
 
-  @ApiPropertyOptional({ type: [Number], description: 'Required when leadIds is absent' })
+  @ApiPropertyOptional({ type: [Number], maxItems: MAX_IDS_PER_FILTER, description: `Required when leadIds is absent; at most ${MAX_IDS_PER_FILTER}` })
   @PositiveIds()
   orderIds?: number[];
 
-  @ApiPropertyOptional({ type: [Number] }) @PositiveIds() userIds?: number[];
-  @ApiPropertyOptional({ type: [Number] }) @PositiveIds() statusIds?: number[];
+  @ApiPropertyOptional({ type: [Number], maxItems: MAX_IDS_PER_FILTER }) @PositiveIds() userIds?: number[];
+  @ApiPropertyOptional({ type: [Number], maxItems: MAX_IDS_PER_FILTER }) @PositiveIds() statusIds?: number[];
 
   /** createdAt[0] / createdAt[1]: documented on the controller. */
   @DateRangeQuery()

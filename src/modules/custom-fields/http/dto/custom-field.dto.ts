@@ -6,6 +6,7 @@ import { Optional } from '../../../../common/presence';
 import { CUSTOM_FIELD_TYPES, CustomFieldType, ESSENCES, Essence } from '../../domain/custom-value';
 
 const INT32_MIN = -INT32_MAX - 1;
+const MAX_OPTIONS = 500;
 
 export class CustomFieldListQuery {
   @ApiPropertyOptional({ enum: ESSENCES, description: 'only fields of this entity' })
@@ -15,11 +16,11 @@ export class CustomFieldListQuery {
 }
 
 export class CustomFieldOptionDto {
-  @ApiProperty({ example: 'flat', description: 'a-z, 0-9, _ and -, 1..64 characters; unique within the field' })
+  @ApiProperty({ example: 'flat', maxLength: 64, description: 'a-z, 0-9, _ and -, 1..64 characters; unique within the field' })
   @IsString()
   code: string;
 
-  @ApiProperty({ example: 'Квартира' })
+  @ApiProperty({ example: 'Квартира', maxLength: 255 })
   @IsString()
   @Length(1, 255)
   title: string;
@@ -33,7 +34,7 @@ export class CustomFieldOptionDto {
 }
 
 export class CreateCustomFieldDto {
-  @ApiProperty({ example: 'Тип недвижимости' })
+  @ApiProperty({ example: 'Тип недвижимости', maxLength: 255 })
   @IsString()
   @Length(1, 255)
   title: string;
@@ -55,11 +56,12 @@ export class CreateCustomFieldDto {
 
   @ApiPropertyOptional({
     type: [CustomFieldOptionDto],
-    description: 'options: required and non-empty for select and multiselect; absent or [] for other types',
+    maxItems: MAX_OPTIONS,
+    description: `options: required and non-empty for select and multiselect; absent or [] for other types; at most ${MAX_OPTIONS}`,
   })
   @Optional()
   @IsArray()
-  @ArrayMaxSize(500)
+  @ArrayMaxSize(MAX_OPTIONS)
   @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => CustomFieldOptionDto)
@@ -67,7 +69,7 @@ export class CreateCustomFieldDto {
 }
 
 export class UpdateCustomFieldDto {
-  @ApiPropertyOptional({ example: 'Тип недвижимости' })
+  @ApiPropertyOptional({ example: 'Тип недвижимости', maxLength: 255 })
   @Optional()
   @IsString()
   @Length(1, 255)
@@ -92,11 +94,12 @@ export class UpdateCustomFieldDto {
 
   @ApiPropertyOptional({
     type: [CustomFieldOptionDto],
-    description: 'replaces the options (matched by code); select and multiselect only, non-empty',
+    maxItems: MAX_OPTIONS,
+    description: `replaces the options (matched by code); select and multiselect only, non-empty; at most ${MAX_OPTIONS}`,
   })
   @Optional()
   @IsArray()
-  @ArrayMaxSize(500)
+  @ArrayMaxSize(MAX_OPTIONS)
   @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => CustomFieldOptionDto)

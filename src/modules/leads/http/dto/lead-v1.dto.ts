@@ -8,23 +8,24 @@ import { IsPositiveIdLike, IsPositiveSafeInt, IsTextOrJson } from './lead-valida
 
 const TEXT = 255;
 const INT32_MIN = -2_147_483_648;
+const COMMENT_MAX = 65_535;
 /** 9999-12-31T23:59:59Z */
 const MAX_UNIX_SECONDS = 253_402_300_799;
 
 class LeadFieldsV1 {
-  @ApiPropertyOptional({ description: 'Client name' })
+  @ApiPropertyOptional({ description: 'Client name', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   client_name?: string;
 
-  @ApiPropertyOptional({ description: 'Questionnaire log: plain text or a JSON string' })
-  @Optional() @IsTextOrJson(65_535)
+  @ApiPropertyOptional({ description: `Questionnaire log: plain text or a JSON string; at most ${COMMENT_MAX} characters`, maxLength: COMMENT_MAX })
+  @Optional() @IsTextOrJson(COMMENT_MAX)
   quiz_log?: string | object;
 
   @ApiPropertyOptional({ description: 'Ad campaign id (v2 adCampaignId)', maxLength: 64 })
   @Optional() @IsString() @MaxLength(64, { message: 'campaign_id must be at most 64 characters' })
   campaign_id?: string;
 
-  @ApiPropertyOptional({ description: 'Id in an external system (v2 externalIdCrmA)' })
+  @ApiPropertyOptional({ description: 'Id in an external system (v2 externalIdCrmA)', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   external_id?: string;
 
@@ -40,7 +41,7 @@ class LeadFieldsV1 {
   @Optional() @IsPositiveIdLike()
   socialAId?: string | number;
 
-  @ApiPropertyOptional({ description: 'Social network B login' })
+  @ApiPropertyOptional({ description: 'Social network B login', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   socialBLogin?: string;
 }
@@ -50,7 +51,7 @@ export class CreateLeadV1Dto extends LeadFieldsV1 {
   @IsIn(LEAD_TYPES)
   lead_type: LeadType;
 
-  @ApiProperty({ description: 'Client phone, E.164 with or without +', example: '79161234567' })
+  @ApiProperty({ description: 'Client phone, E.164 with or without +', example: '79161234567', maxLength: 32 })
   @IsString() @Length(1, 32)
   client_phone: string;
 
@@ -58,7 +59,7 @@ export class CreateLeadV1Dto extends LeadFieldsV1 {
   @IsInt() @Min(1) @Max(INT32_MAX)
   order_id: number;
 
-  @ApiProperty({ description: 'Code of the same order as order_id' })
+  @ApiProperty({ description: 'Code of the same order as order_id', maxLength: 64 })
   @IsString() @Length(1, 64)
   order_code: string;
 
@@ -68,7 +69,7 @@ export class CreateLeadV1Dto extends LeadFieldsV1 {
 }
 
 export class UpdateLeadV1Dto extends LeadFieldsV1 {
-  @ApiPropertyOptional({ description: 'Client phone, E.164 with or without +' })
+  @ApiPropertyOptional({ description: 'Client phone, E.164 with or without +', maxLength: 32 })
   @Optional() @IsString() @Length(1, 32)
   client_phone?: string;
 
@@ -80,11 +81,11 @@ export class UpdateLeadV1Dto extends LeadFieldsV1 {
   @Optional() @IsInt() @Min(0) @Max(MAX_UNIX_SECONDS)
   call_timestamp?: number;
 
-  @ApiPropertyOptional({ description: 'Messenger username' })
+  @ApiPropertyOptional({ description: 'Messenger username', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   messengerUserName?: string;
 
-  @ApiPropertyOptional({ description: 'Messenger phone' })
+  @ApiPropertyOptional({ description: 'Messenger phone', maxLength: 32 })
   @Optional() @IsString() @MaxLength(32)
   messengerPhone?: string;
 }

@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsIP, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { Nullable, Optional } from '../../../../common/presence';
+import { MaxKeys } from '../../../../common/validation';
+import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
 import { LEAD_SOURCES, LEAD_TYPES, LeadSource, LeadType } from '../../domain/lead';
 import { MAX_UTC_OFFSET, MIN_UTC_OFFSET } from '../../domain/utc-offset';
 import { IsPositiveIdLike, IsTextOrJson, IsValuesMap } from './lead-validators';
@@ -9,34 +11,36 @@ import { IsPositiveIdLike, IsTextOrJson, IsValuesMap } from './lead-validators';
 const TEXT = 255;
 const COMMENT_MAX = 65_535;
 const INT32_MIN = -2_147_483_648;
+/** The longest IPv6 text (45, an IPv4-mapped address) plus a short zone id (`fe80::1%eth0`); validator.js accepts zones of any length. */
+const IP_MAX = 64;
 
 /** Optional fields shared by create and update (v2 names). */
 class LeadFieldsV2 {
-  @ApiPropertyOptional({ description: 'Client name', example: 'Анна Петрова' })
+  @ApiPropertyOptional({ description: 'Client name', example: 'Анна Петрова', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   name?: string;
 
-  @ApiPropertyOptional({ description: 'Questionnaire comment or log: plain text or a JSON string (a JSON object is stored as its text)', example: '{"rooms":2}' })
+  @ApiPropertyOptional({ description: `Questionnaire comment or log: plain text or a JSON string (a JSON object is stored as its text); at most ${COMMENT_MAX} characters`, example: '{"rooms":2}', maxLength: COMMENT_MAX })
   @Optional() @IsTextOrJson(COMMENT_MAX)
   sourceComment?: string | object;
 
-  @ApiPropertyOptional({ description: 'IP address of the person who left the lead, if collected', example: '203.0.113.7' })
-  @Optional() @IsIP()
+  @ApiPropertyOptional({ description: 'IP address (IPv4 or IPv6, zone id allowed) of the person who left the lead, if collected', example: '203.0.113.7', maxLength: IP_MAX })
+  @Optional() @IsString() @MaxLength(IP_MAX) @IsIP()
   ip?: string;
 
-  @ApiPropertyOptional({ description: 'Lead id in external CRM A' })
+  @ApiPropertyOptional({ description: 'Lead id in external CRM A', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmA?: string;
 
-  @ApiPropertyOptional({ description: 'Lead id in external CRM B' })
+  @ApiPropertyOptional({ description: 'Lead id in external CRM B', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmB?: string;
 
-  @ApiPropertyOptional({ description: 'Lead id in external CRM C' })
+  @ApiPropertyOptional({ description: 'Lead id in external CRM C', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmC?: string;
 
-  @ApiPropertyOptional({ description: 'Lead id in external CRM D' })
+  @ApiPropertyOptional({ description: 'Lead id in external CRM D', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmD?: string;
 
@@ -61,15 +65,19 @@ class LeadFieldsV2 {
   @Nullable() @IsString() @MaxLength(64, { message: 'adCampaignId must be at most 64 characters' })
   adCampaignId?: string | null;
 
-  @ApiPropertyOptional({ description: 'Custom field id -> value (fields of essence leads; value must match the field type)', example: { '1': 'Москва' } })
-  @Optional() @IsValuesMap()
+  @ApiPropertyOptional({
+    description: `Custom field id -> value (fields of essence leads; value must match the field type); at most ${MAX_CUSTOM_VALUES} values`,
+    example: { '1': 'Москва' },
+    maxProperties: MAX_CUSTOM_VALUES,
+  })
+  @Optional() @IsValuesMap() @MaxKeys(MAX_CUSTOM_VALUES, 'values (one per custom field)')
   customValues?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Messenger username' })
+  @ApiPropertyOptional({ description: 'Messenger username', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   messengerUserName?: string;
 
-  @ApiPropertyOptional({ description: 'Messenger phone (E.164 recommended; normalised when valid)' })
+  @ApiPropertyOptional({ description: 'Messenger phone (E.164 recommended; normalised when valid)', maxLength: 32 })
   @Optional() @IsString() @MaxLength(32)
   messengerPhone?: string;
 
@@ -77,7 +85,7 @@ class LeadFieldsV2 {
   @Optional() @IsPositiveIdLike()
   socialAId?: string | number;
 
-  @ApiPropertyOptional({ description: 'Social network B login' })
+  @ApiPropertyOptional({ description: 'Social network B login', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   socialBLogin?: string;
 }
@@ -87,7 +95,7 @@ export class CreateLeadV2Dto extends LeadFieldsV2 {
   @IsIn(LEAD_TYPES)
   leadType: LeadType;
 
-  @ApiProperty({ description: 'Client phone, E.164 with or without the leading +; stored and returned as +E.164', example: '+79161234567' })
+  @ApiProperty({ description: 'Client phone, E.164 with or without the leading +; stored and returned as +E.164', example: '+79161234567', maxLength: 32 })
   @IsString() @Length(1, 32)
   phone: string;
 
@@ -95,7 +103,7 @@ export class CreateLeadV2Dto extends LeadFieldsV2 {
   @IsInt() @Min(1) @Max(INT32_MAX)
   orderId: number;
 
-  @ApiProperty({ description: 'Code of the same order as orderId (400 when they disagree)', example: 'novostroyki-moskvy' })
+  @ApiProperty({ description: 'Code of the same order as orderId (400 when they disagree)', example: 'novostroyki-moskvy', maxLength: 64 })
   @IsString() @Length(1, 64)
   orderCode: string;
 
@@ -105,7 +113,7 @@ export class CreateLeadV2Dto extends LeadFieldsV2 {
 }
 
 export class UpdateLeadV2Dto extends LeadFieldsV2 {
-  @ApiPropertyOptional({ description: 'Client phone, E.164 with or without +' })
+  @ApiPropertyOptional({ description: 'Client phone, E.164 with or without +', maxLength: 32 })
   @Optional() @IsString() @Length(1, 32)
   phone?: string;
 

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   Allow,
@@ -20,6 +20,9 @@ import {
 } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { Nullable, Optional } from '../../../../common/presence';
+import { MaxItemLength, MaxItems, MaxKeys } from '../../../../common/validation';
+import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
+import { MAX_HOLIDAY_LENGTH, MAX_HOLIDAYS } from '../../domain/holidays';
 import {
   AGENT_LEAD_EDIT_MODES,
   AgentLeadEditMode,
@@ -34,16 +37,20 @@ import {
   SipEndpointUsageScheme,
 } from '../../domain/order';
 
+/** Agents, agent groups or numbers of one order: the existing contract's cap, checked in one query each. */
 const MAX_IDS = 1000;
+const MAX_TRANSFER_NUMBERS = 50;
+const MAX_SCHEDULE_DAYS = 7;
 
 const OptionalBool = (description?: string) => applyDecorators(ApiPropertyOptional({ type: Boolean, description }), Optional(), IsBoolean());
 
 const IdList = () => applyDecorators(IsArray(), ArrayMaxSize(MAX_IDS), IsInt({ each: true }), Min(1, { each: true }), Max(INT32_MAX, { each: true }));
+const idListDoc = (description: string, example?: number[]): ApiPropertyOptions => ({ type: [Number], maxItems: MAX_IDS, example, description: `${description}; at most ${MAX_IDS}` });
 
 const PositiveInt = () => applyDecorators(IsInt(), Min(1), Max(INT32_MAX));
 
 export class TransferNumberDto {
-  @ApiProperty({ example: '+74951234500', description: 'phone number or extension, no spaces' })
+  @ApiProperty({ example: '+74951234500', maxLength: 32, description: 'phone number or extension, no spaces' })
   @IsString()
   @Length(1, 32)
   @Matches(/^\S+$/, { message: 'must not contain spaces' })
@@ -52,17 +59,19 @@ export class TransferNumberDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'string' },
+    maxProperties: LANGUAGE_INPUT_CODES.length,
     example: { ru: 'Отдел продаж', gb: 'Sales department' },
     description: `language code (${LANGUAGE_INPUT_CODES.join(', ')}; en is stored as gb) to name`,
   })
   @IsOptional()
   @Allow()
+  @MaxKeys(LANGUAGE_INPUT_CODES.length, 'names (one per language)')
   names?: unknown;
 }
 
 /** Fields that are optional on create and on update. */
 export class OrderFieldsDto {
-  @ApiPropertyOptional({ example: 'dental-clinic-moscow', description: 'a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted' })
+  @ApiPropertyOptional({ example: 'dental-clinic-moscow', maxLength: 64, description: 'a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted' })
   @Optional()
   @IsString()
   code?: string;
@@ -70,6 +79,7 @@ export class OrderFieldsDto {
   @ApiPropertyOptional({
     type: 'array',
     items: { type: 'array', items: { type: 'string' } },
+    maxItems: MAX_SCHEDULE_DAYS,
     example: [['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['10:00', '18:00'], []],
     description: 'up to 7 items, Monday first: [start, end] as HH:MM (start < end, end may be 24:00) or [] for a day off (seven [] = never calls); responses always have 7. Omitted on create: 09:00-21:00 every day',
   })
@@ -78,12 +88,18 @@ export class OrderFieldsDto {
   callSchedule?: unknown;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: MAX_HOLIDAY_LENGTH },
+    maxItems: MAX_HOLIDAYS,
     example: ['01.01.2027', '2027-03-08'],
-    description: 'holidays in any parsable date format (dd.mm.yyyy, yyyy-mm-dd, ISO 8601, "8 March 2027", ...); returned as dd.mm.yyyy',
+    description:
+      `holidays in any parsable date format (dd.mm.yyyy, yyyy-mm-dd, ISO 8601, "8 March 2027", ...); returned as dd.mm.yyyy; ` +
+      `at most ${MAX_HOLIDAYS} (a year's worth), each at most ${MAX_HOLIDAY_LENGTH} characters`,
   })
   @Optional()
   @Allow()
+  @MaxItems(MAX_HOLIDAYS, `dates (a year's worth)`)
+  @MaxItemLength(MAX_HOLIDAY_LENGTH)
   callHolidayOverrides?: unknown;
 
   @OptionalBool('calls are allowed for the order')
@@ -110,12 +126,12 @@ export class OrderFieldsDto {
   @IsIn(SIP_ENDPOINT_USAGE_SCHEMES)
   sipEndpointUsageScheme?: SipEndpointUsageScheme;
 
-  @ApiPropertyOptional({ type: [Number], description: 'users (agents) allowed to work in the order; must exist; duplicates are dropped' })
+  @ApiPropertyOptional(idListDoc('users (agents) allowed to work in the order; must exist; duplicates are dropped'))
   @Optional()
   @IdList()
   agentUserIds?: number[];
 
-  @ApiPropertyOptional({ type: [Number], description: 'agent groups allowed to work in the order; must exist' })
+  @ApiPropertyOptional(idListDoc('agent groups allowed to work in the order; must exist'))
   @Optional()
   @IdList()
   agentGroupIds?: number[];
@@ -150,11 +166,13 @@ export class OrderFieldsDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
+    maxProperties: MAX_CUSTOM_VALUES,
     example: { '9': 'Ирина Белова', '15': 'real_estate' },
-    description: 'custom field id (orders) to value matching the field type; multiselect as comma-separated codes; replaces the stored map',
+    description: `custom field id (orders) to value matching the field type; multiselect as comma-separated codes; replaces the stored map; at most ${MAX_CUSTOM_VALUES} values`,
   })
   @Optional()
   @Allow()
+  @MaxKeys(MAX_CUSTOM_VALUES, 'values (one per custom field)')
   customValues?: unknown;
 
   @OptionalBool('an agent may create leads')
@@ -168,10 +186,10 @@ export class OrderFieldsDto {
   @OptionalBool('the call is processed automatically')
   autoProcessCall?: boolean;
 
-  @ApiPropertyOptional({ type: [TransferNumberDto], description: 'numbers a call can be transferred to; replaces the stored list' })
+  @ApiPropertyOptional({ type: [TransferNumberDto], maxItems: MAX_TRANSFER_NUMBERS, description: `numbers a call can be transferred to; replaces the stored list; at most ${MAX_TRANSFER_NUMBERS}` })
   @Optional()
   @IsArray()
-  @ArrayMaxSize(50)
+  @ArrayMaxSize(MAX_TRANSFER_NUMBERS)
   @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => TransferNumberDto)
@@ -191,12 +209,12 @@ export class OrderFieldsDto {
 }
 
 export class CreateOrderDto extends OrderFieldsDto {
-  @ApiProperty({ example: 'Стоматология «Улыбка»: запись на приём' })
+  @ApiProperty({ example: 'Стоматология «Улыбка»: запись на приём', maxLength: 255 })
   @IsString()
   @Length(1, 255)
   serviceTitle: string;
 
-  @ApiProperty({ example: 'Запись в стоматологию' })
+  @ApiProperty({ example: 'Запись в стоматологию', maxLength: 255 })
   @IsString()
   @Length(1, 255)
   title: string;
@@ -205,20 +223,20 @@ export class CreateOrderDto extends OrderFieldsDto {
   @IsIn(ORDER_STATUSES)
   status: OrderStatus;
 
-  @ApiProperty({ type: [Number], example: [1, 2], description: 'virtual numbers; non-empty; must exist; order is kept' })
+  @ApiProperty(idListDoc('virtual numbers; non-empty; must exist; order is kept', [1, 2]))
   @IdList()
   @ArrayNotEmpty({ message: 'must not be empty' })
   sipEndpointIds: number[];
 }
 
 export class UpdateOrderDto extends OrderFieldsDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ maxLength: 255 })
   @Optional()
   @IsString()
   @Length(1, 255)
   serviceTitle?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ maxLength: 255 })
   @Optional()
   @IsString()
   @Length(1, 255)
@@ -229,7 +247,7 @@ export class UpdateOrderDto extends OrderFieldsDto {
   @IsIn(ORDER_STATUSES)
   status?: OrderStatus;
 
-  @ApiPropertyOptional({ type: [Number], description: 'replaces the virtual numbers; non-empty when sent' })
+  @ApiPropertyOptional(idListDoc('replaces the virtual numbers; non-empty when sent'))
   @Optional()
   @IdList()
   @ArrayNotEmpty({ message: 'must not be empty' })
