@@ -16,7 +16,10 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
 USER node
 EXPOSE 3000
-# Containers run against a PostgreSQL server: set DATABASE_URL (and API_KEY).
+# Containers run against a PostgreSQL server: set DATABASE_URL (and API_KEY, at least 32 characters).
+# Without DATABASE_URL the start exits at once: /app is not writable for the embedded database's DATA_DIR.
+# The same image runs workers (WORKERS_ONLY=true): they serve /health/live and /health/ready on PORT
+# too, so this check holds for API and worker containers alike.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "--enable-source-maps", "dist/src/main.js"]

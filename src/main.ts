@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -8,6 +9,8 @@ import { ConfigError, loadConfig } from './config/app.config';
 import { startDatabase } from './database/start-database';
 import { bootstrapApiKey } from './modules/auth/bootstrap-api-key';
 import { DemoSeeder } from './database/seed/demo-seeder';
+import { HealthService } from './modules/health/health.service';
+import { serveWorkerProbes } from './modules/health/worker-probes';
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -34,10 +37,12 @@ async function bootstrap(): Promise<void> {
 
   // Our own signal handling (not Nest's enableShutdownHooks): close the app first, then the embedded database.
   let closing = false;
+  let probes: Server | undefined;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     logger.log(`${signal}: shutting down`);
+    probes?.close();
     await app.close().catch((e: Error) => logger.error(e.message));
     await db.stop().catch((e: Error) => logger.error(e.message));
     process.exit(0);
@@ -50,7 +55,9 @@ async function bootstrap(): Promise<void> {
 
   if (config.workersOnly) {
     await app.init();
-    logger.log(`worker-only instance: ${config.workers} consumer(s) per queue`);
+    // No API here, but the container probes (HEALTHCHECK, orchestrators) still need an answer.
+    probes = await serveWorkerProbes(app.get(HealthService), config.port);
+    logger.log(`worker-only instance: ${config.workers} consumer(s) per queue; probes on http://localhost:${config.port}/health/live and /health/ready`);
     return;
   }
   await app.listen(config.port, '0.0.0.0');
@@ -58,6 +65,11 @@ async function bootstrap(): Promise<void> {
 }
 
 void bootstrap().catch((err: Error) => {
+  // A configuration problem found while starting (e.g. an unwritable DATA_DIR): the message says what to set.
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
   console.error(`Start-up failed: ${err.stack ?? err.message}`);
   process.exit(1);
 });

@@ -59,7 +59,7 @@ export interface AppConfig {
   apiKeyRotationGraceHours: number;
   /** Concurrent job workers in this process; 0 = API-only instance. */
   workers: number;
-  /** Worker-only instance: no HTTP listener besides nothing; runs jobs. */
+  /** Worker-only instance: runs jobs; on PORT it serves only the container probes (/health/live, /health/ready). */
   workersOnly: boolean;
   leadDuplicateWindowDays: number;
   telephonyPlatformUrl?: string;

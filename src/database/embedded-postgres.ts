@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -69,25 +69,55 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function parentPid(pid: number): Promise<number | null> {
+/**
+ * When the process started, in clock ticks since boot (/proc/<pid>/stat, field 22): with the pid it
+ * names one process, never a later one that reuses the pid. Null where /proc is not available.
+ */
+async function processStartTime(pid: number): Promise<string | null> {
   try {
-    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may contain spaces, so split after ')'.
+    // "pid (comm) state ppid ...": comm may contain spaces, so split after ')'; starttime is the 20th field after it.
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
   } catch {
     return null;
   }
 }
 
+/** `<dataDir>/.owner`: the process that started the server on this data directory, and stops it. */
+interface OwnerRecord {
+  pid: number;
+  startTime: string | null;
+}
+
+const OWNER_FILE = '.owner';
+
+async function readOwner(root: string): Promise<OwnerRecord | null> {
+  try {
+    const owner = JSON.parse(await readFile(path.join(root, OWNER_FILE), 'utf8')) as Partial<OwnerRecord>;
+    return typeof owner.pid === 'number' ? { pid: owner.pid, startTime: owner.startTime ?? null } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The owner is still running: same pid and, where /proc tells, the same process (not a reused pid). */
+async function ownerIsAlive(owner: OwnerRecord): Promise<boolean> {
+  if (!isAlive(owner.pid)) return false;
+  const startTime = await processStartTime(owner.pid);
+  return owner.startTime === null || startTime === null || startTime === owner.startTime;
+}
+
 type ExistingServer = { kind: 'none' } | { kind: 'running'; port: number };
 
 /**
- * Looks at a cluster's postmaster.pid. A server whose starting process is still alive belongs to
- * another process of ours (the service while a CLI or a worker-only instance starts): share it.
- * A server left by a run killed with `kill -9` (re-parented to init) is stopped; a stale lock
+ * Looks at a cluster's postmaster.pid. A live server whose owner (`.owner`, written by the process
+ * that started it) is still running belongs to another process of ours (the service, while a CLI
+ * or a worker-only instance starts): share it. Ownership is never guessed from the server's parent
+ * pid: in a container the service is pid 1, and a server under pid 1 is not an orphan there. A
+ * server without a live owner (left by a run killed with `kill -9`) is stopped; a stale lock
  * file is removed.
  */
-async function inspectExistingServer(clusterDir: string, log: (l: string) => void): Promise<ExistingServer> {
+async function inspectExistingServer(root: string, clusterDir: string, log: (l: string) => void): Promise<ExistingServer> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return { kind: 'none' };
   const lines = (await readFile(pidFile, 'utf8')).split('\n');
@@ -100,10 +130,11 @@ async function inspectExistingServer(clusterDir: string, log: (l: string) => voi
       /* not Linux, or gone */
     }
     if (cmdline.includes('postgres')) {
-      const owner = await parentPid(pid);
-      const port = Number(lines[3]);
-      if (owner !== null && owner > 1 && isAlive(owner) && Number.isInteger(port) && port > 0) {
-        log(`sharing the PostgreSQL already running on this data directory (pid ${pid}, port ${port})`);
+      const owner = await readOwner(root);
+      if (owner && (await ownerIsAlive(owner))) {
+        const port = Number(lines[3]);
+        if (!Number.isInteger(port) || port <= 0) throw new Error(`PostgreSQL in ${clusterDir} is still starting (owner pid ${owner.pid}); retry in a moment`);
+        log(`sharing the PostgreSQL already running on this data directory (pid ${pid}, port ${port}, owned by pid ${owner.pid})`);
         return { kind: 'running', port };
       }
       log(`stopping an orphaned PostgreSQL (pid ${pid}) left by a previous run`);
@@ -158,12 +189,21 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (created) {
     await pg.initialise();
   } else {
-    const existing = await inspectExistingServer(clusterDir, log);
+    const existing = await inspectExistingServer(root, clusterDir, log);
     if (existing.kind === 'running') {
       return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${existing.port}/postgres`, created: false, stop: async () => undefined };
     }
   }
-  await pg.start();
+  // Claimed before the server starts, so no other process of ours ever takes it for an orphan.
+  const ownerFile = path.join(root, OWNER_FILE);
+  const me: OwnerRecord = { pid: process.pid, startTime: await processStartTime(process.pid) };
+  await writeFile(ownerFile, JSON.stringify(me));
+  try {
+    await pg.start();
+  } catch (err) {
+    await rm(ownerFile, { force: true });
+    throw err;
+  }
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   let stopped = false;
   return {
@@ -173,6 +213,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       if (stopped) return;
       stopped = true;
       await pg.stop();
+      const owner = await readOwner(root);
+      if (owner?.pid === me.pid && owner.startTime === me.startTime) await rm(ownerFile, { force: true });
     },
   };
 }

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { AppConfig } from '../config/app.config';
+import { AppConfig, ConfigError } from '../config/app.config';
 import { runMigrations } from './data-source';
 import { startEmbeddedPostgres } from './embedded-postgres';
 
@@ -10,10 +12,28 @@ export interface RunningDatabase {
   stop(): Promise<void>;
 }
 
+/**
+ * The embedded database needs DATA_DIR writable. In a container (read-only /app, non-root user)
+ * it is not, and the real fix is a database server: say so instead of failing on mkdir.
+ */
+async function ensureWritableDataDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw err;
+    throw new ConfigError(
+      `No DATABASE_URL, and DATA_DIR (${dir}) for the embedded PostgreSQL is not writable (${code}): set DATABASE_URL (or a writable DATA_DIR)`,
+    );
+  }
+}
+
 /** DATABASE_URL when given; otherwise an embedded PostgreSQL under DATA_DIR. No migrations. */
 export async function openDatabase(config: AppConfig, logger = new Logger('Database')): Promise<RunningDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
   const dir = path.resolve(config.dataDir);
+  await ensureWritableDataDir(dir);
   logger.log(`no DATABASE_URL: starting embedded PostgreSQL in ${dir}`);
   const embedded = await startEmbeddedPostgres({
     dataDir: dir,
