@@ -234,10 +234,10 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
 
   it('filters createdAt inclusively at the precision it is shown: the shown value as both bounds finds the call', async () => {
     const leadId = await newLead();
-    // A fractional start: stored and shown to the second (rounded), and filtered as shown.
+    // A fractional start: stored and shown to the second (truncated, never rounded), and filtered as shown.
     const res = await record({ leadId, startedAt: '2025-11-26T16:20:30.700Z' }).expect(200);
     const call = (await request(t.http).get(`/v2/call/detail/${res.body.data.id}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data;
-    expect(call.createdAt).toMatch(/^2025-11-26T16:20:31\+00:00$/);
+    expect(call.createdAt).toMatch(/^2025-11-26T16:20:30\+00:00$/);
     const at = encodeURIComponent(call.createdAt);
     const list = await request(t.http).get(`/v2/call/?leadIds=${leadId}&createdAt[0]=${at}&createdAt[1]=${at}`).set('X-Api-Key', t.apiKey).expect(200);
     expect(list.body.data.list.map((c: { id: number }) => c.id)).toEqual([res.body.data.id]);
