@@ -98,6 +98,27 @@ describe('job recovery: no accepted job stays queued', () => {
     await t.app.get(LeadsService).settleLostJobs();
   });
 
+  it("logs pg-boss losing its connections once when it starts and once when it recovers, not once per error", async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const info = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const lines = () => [...warn.mock.calls, ...info.mock.calls, ...error.mock.calls].map((c) => String(c[0])).filter((l) => l.startsWith('pg-boss:'));
+    try {
+      // The queue's connections are ended under it, again and again: each loss is an error event.
+      for (let i = 0; i < 4; i++) {
+        await t.ds.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'callcenter-jobs' AND datname = current_database()`);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      const deadline = Date.now() + 10_000;
+      while (!lines().some((l) => l.includes('reachable again')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(lines()).toEqual([expect.stringMatching(/^pg-boss: database unreachable \(57P01 admin_shutdown\)$/), expect.stringMatching(/^pg-boss: database reachable again after \d+s$/)]);
+    } finally {
+      warn.mockRestore();
+      info.mockRestore();
+      error.mockRestore();
+    }
+  });
+
   it("logs a job's final failure as its id, attempts and error class, never the error's message", async () => {
     const phone = '+79161234567';
     const jobId = await accept(leadBody(order, { phone }));

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, On
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
-import { isDatabaseUnavailable } from '../../common/pg-errors';
+import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { Page } from '../../common/envelope';
 import { countedPage } from '../../database/counters/counted-page';
 import { ReadDatabase } from '../../database/read-database';
@@ -99,7 +99,8 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
 
   onApplicationBootstrap(): void {
     if (this.config.workers <= 0) return;
-    this.sweeper = setInterval(() => void this.settleLostJobs().catch((err: unknown) => this.reportSweepError(err)), LOST_JOB_SWEEP_MS);
+    // An outage is logged once (per source, common/outage-log.ts); any other failure as its codes.
+    this.sweeper = setInterval(() => void this.settleLostJobs().catch((err: unknown) => reportDatabaseError(DATABASE_SOURCE, err, this.logger)), LOST_JOB_SWEEP_MS);
     this.sweeper.unref();
   }
 
@@ -188,11 +189,6 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
    */
   async settleLostJobs(): Promise<number> {
     return this.jobs.failOrphaned(LEAD_CREATE_QUEUE, INTERNAL_FAILURE, this.workerDb.manager);
-  }
-
-  private reportSweepError(err: unknown): void {
-    // An outage is logged once by the queue; anything else is worth a line per sweep.
-    if (!isDatabaseUnavailable(err)) this.logger.warn(`lost-job sweep failed: ${errorKind(err)}`);
   }
 
   /**

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, On
 import { randomUUID } from 'node:crypto';
 import { PgBoss, type Job, type JobResult, type Queue } from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
-import { isDatabaseUnavailable } from '../../common/pg-errors';
+import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
+import { databaseUnavailableReason, sqlState } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DATABASE_URL } from '../../database/tokens';
 
@@ -29,19 +30,16 @@ export interface QueueConsumerReport {
 
 const HEARTBEAT_MS = 10_000;
 const HEARTBEAT_STALE_S = 35;
-/** During an outage, how often pg-boss's pool is asked whether the database answers again. */
-const OUTAGE_PROBE_MS = 2_000;
-
 /**
- * An error as its class and code (`QueryFailedError 23505`, `ECONNREFUSED`), for log lines: never
- * its message, which can quote the values of a statement (a phone, a name).
+ * An error as its class and code (`QueryFailedError 23505`, `Error ECONNREFUSED`), for log lines
+ * about jobs: never its message, which can quote the values of a statement (a phone, a name).
  */
 export function errorKind(err: unknown): string {
   if (!err || typeof err !== 'object') return typeof err;
-  const e = err as { name?: unknown; code?: unknown; driverError?: { code?: unknown } };
   const ctor = err.constructor?.name;
-  const name = ctor && ctor !== 'Object' ? ctor : typeof e.name === 'string' ? e.name : 'error';
-  const code = typeof e.code === 'string' ? e.code : typeof e.driverError?.code === 'string' ? e.driverError.code : undefined;
+  const own = (err as { name?: unknown }).name;
+  const name = ctor && ctor !== 'Object' ? ctor : typeof own === 'string' ? own : 'error';
+  const code = sqlState(err) ?? databaseUnavailableReason(err);
   return code ? `${name} ${code}` : name;
 }
 
@@ -59,8 +57,6 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
   private heartbeat?: NodeJS.Timeout;
   private started = false;
   private closed = false;
-  /** The database outage pg-boss is reporting, if any: logged when it starts and when it ends. */
-  private outage?: { since: number; repeats: number; probe?: NodeJS.Timeout };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -77,7 +73,9 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
       superviseIntervalSeconds: config.jobSuperviseIntervalSeconds,
       monitorIntervalSeconds: config.jobSuperviseIntervalSeconds,
     });
-    this.boss.on('error', (err: unknown) => this.reportError('pg-boss', err));
+    // pg-boss reports each failed poll of each worker (two a second per worker while the database is
+    // down): an outage is logged once when it starts and once when its probe answers again.
+    this.boss.on('error', (err: unknown) => reportDatabaseError('pg-boss', err, this.logger, () => this.probe()));
   }
 
   register<T>(def: QueueDefinition<T>): void {
@@ -127,14 +125,13 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
       );
     }
     await this.beat();
-    this.heartbeat = setInterval(() => void this.beat().catch((e: unknown) => this.reportError('consumer heartbeat', e)), HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => void this.beat().catch((e: unknown) => reportDatabaseError(DATABASE_SOURCE, e, this.logger)), HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.closed = true;
-    clearTimeout(this.outage?.probe);
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => this.logger.warn(`stop: ${e.message}`));
@@ -203,42 +200,9 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     });
   }
 
-  /**
-   * pg-boss reports each failed poll of each worker (two a second per worker while the database
-   * is down): an outage is logged once when it starts and once when the database answers again
-   * (with how many repeats were not logged). Other errors are logged as their class and code.
-   */
-  private reportError(source: string, err: unknown): void {
-    if (!isDatabaseUnavailable(err)) {
-      this.logger.error(`${source}: ${errorKind(err)}`);
-      return;
-    }
-    if (this.outage) {
-      this.outage.repeats++;
-      return;
-    }
-    this.outage = { since: Date.now(), repeats: 0 };
-    this.logger.warn(`${source}: database unreachable (${errorKind(err)}); repeats are not logged until it answers again`);
-    this.probeUntilRecovered();
-  }
-
-  private probeUntilRecovered(): void {
-    const outage = this.outage;
-    if (!outage || this.closed) return;
-    outage.probe = setTimeout(() => {
-      this.boss
-        .getDb()
-        .executeSql('SELECT 1')
-        .then(
-          () => {
-            this.outage = undefined;
-            const seconds = Math.round((Date.now() - outage.since) / 1000);
-            this.logger.log(`pg-boss: database reachable again after ${seconds}s (${outage.repeats} repeated errors not logged)`);
-          },
-          () => this.probeUntilRecovered(),
-        );
-    }, OUTAGE_PROBE_MS);
-    outage.probe.unref();
+  /** Whether pg-boss's own pool reaches the database; a closed queue answers no (and its outage probe stops). */
+  private probe(): Promise<unknown> {
+    return this.closed ? Promise.reject(new Error('job queue closed')) : this.boss.getDb().executeSql('SELECT 1');
   }
 
   /** For tests and the job-status endpoint. */
