@@ -91,7 +91,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       if (status === HttpStatus.NOT_FOUND) return { status, message: 'Not found', data: [] };
       if (exception.cause instanceof SyntaxError) return { status, message: 'Malformed JSON body', data: [] };
-      if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { status, message: 'Request body exceeds the 1 MiB limit', data: [] };
+      if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { status, message: 'Request body exceeds the limit of this route', data: [] };
       const body = exception.getResponse();
       const msg = typeof body === 'string' ? body : ((body as { message?: unknown }).message ?? exception.message);
       return { status, message: Array.isArray(msg) ? msg.join('; ') : String(msg), data: [] };
@@ -99,7 +99,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // Errors raised by Express middleware (body parser) carry `type` and `status`.
     const raw = exception as { type?: string; status?: number; statusCode?: number } | undefined;
     if (raw?.type === 'entity.parse.failed') return { status: 400, message: 'Malformed JSON body', data: [] };
-    if (raw?.type === 'entity.too.large') return { status: 413, message: 'Request body exceeds the 1 MiB limit', data: [] };
+    if (raw?.type === 'entity.too.large') return { status: 413, message: 'Request body exceeds the limit of this route', data: [] };
     if (raw?.type === 'encoding.unsupported' || raw?.type === 'charset.unsupported') {
       return { status: 415, message: 'Unsupported body encoding', data: [] };
     }
