@@ -1,4 +1,8 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { Client } from 'pg';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { WORKER_DATA_SOURCE } from '../src/modules/queue/worker-database';
 import { createLead, createLeadOrder, TestOrder } from './factories/leads';
 import { createCallAttemptGroup, createSipEndpoint } from './factories/reference';
 import { createTestApp, TestApp } from './support/test-app';
@@ -20,7 +24,7 @@ describe('pool pressure: transactions never wait for a second connection', () =>
   const UPDATES = 20;
 
   beforeAll(async () => {
-    t = await createTestApp({ DB_POOL_SIZE: '2', ORDER_SETTINGS_CACHE_TTL_MS: '0', WORKERS: '0' });
+    t = await createTestApp({ DB_POOL_SIZE: '2', ORDER_SETTINGS_CACHE_TTL_MS: '0', WORKERS: '0', DB_LOCK_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '7000' });
     telephonyKey = await t.keyWith('telephony');
     sipId = await createSipEndpoint(t);
     order = await createLeadOrder(t, { defaultUtcOffset: 3 });
@@ -62,4 +66,30 @@ describe('pool pressure: transactions never wait for a second connection', () =>
     const moved: { n: number }[] = await t.ds.query(`SELECT count(*)::int AS n FROM lead WHERE id = ANY($1) AND utc_offset = 5`, [leads.slice(CALLS)]);
     expect(moved[0].n).toBe(UPDATES);
   }, 60_000);
+
+  it("every connection of the service's pools (HTTP and workers) carries the statement and lock timeouts", async () => {
+    const workers = t.app.get<DataSource>(getDataSourceToken(WORKER_DATA_SOURCE));
+    for (const ds of [t.ds, workers]) {
+      expect(await ds.query(`SELECT current_setting('statement_timeout') AS s, current_setting('lock_timeout') AS l`)).toEqual([{ s: '7s', l: '1s' }]);
+    }
+  });
+
+  it('a lock held elsewhere for longer than DB_LOCK_TIMEOUT_MS ends the request with 503 and Retry-After, not a wait for ever', async () => {
+    const leadId = await createLead(t, order);
+    const other = new Client({ connectionString: t.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM lead WHERE id = $1 FOR UPDATE', [leadId]);
+      const started = Date.now();
+      const res = await request(t.http).post(`/v2/lead/update/${leadId}/`).set('X-Api-Key', t.apiKey).send({ name: 'Locked' });
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+    await request(t.http).post(`/v2/lead/update/${leadId}/`).set('X-Api-Key', t.apiKey).send({ name: 'Unlocked' }).expect(200);
+  });
 });
