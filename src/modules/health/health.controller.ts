@@ -1,9 +1,24 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { fail } from '../../common/envelope';
+import { ApiEnvelope, ApiErrors, envelopeOf } from '../../common/openapi/envelope.decorators';
 import { Public } from '../auth/http/auth.decorators';
 import { HealthService } from './health.service';
+
+class HealthComponentDataView {
+  @ApiProperty({ example: 0.002, description: 'seconds the check took' }) executionTime: number;
+  @ApiProperty({ required: false, example: 'Ok' }) reasonPhrase?: string;
+}
+
+/** One component of /v1/health/check; `data` may carry more detail (e.g. queue consumers). */
+class HealthComponentView {
+  @ApiProperty() success: boolean;
+  @ApiProperty({ description: "'' when it works; otherwise why not" }) message: string;
+  @ApiProperty({ type: HealthComponentDataView }) data: HealthComponentDataView;
+}
+
+const HEALTH_MAP = { type: 'object' as const, additionalProperties: { $ref: getSchemaPath(HealthComponentView) }, description: 'component key → its state' };
 
 @ApiTags('health')
 @Controller()
@@ -13,7 +28,9 @@ export class HealthController {
   @Get('v1/health/check')
   @ApiSecurity('api-key')
   @ApiOperation({ summary: 'Availability of internal components and external platforms (503 when any fails)' })
-  @ApiOkResponse({ description: 'data: map of component key to {success, message, data:{executionTime, reasonPhrase}}' })
+  @ApiEnvelope(HEALTH_MAP, { description: 'Every component works', models: [HealthComponentView] })
+  @ApiResponse({ status: 503, description: 'A component fails: the same map in a failure envelope', schema: envelopeOf(HEALTH_MAP, false) })
+  @ApiErrors(401, 403, 429)
   async check(@Res({ passthrough: true }) res: Response) {
     const report = await this.health.check();
     if (!report.success) {
@@ -27,14 +44,17 @@ export class HealthController {
   @Public()
   @Get('health/live')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Liveness probe (no key)' })
+  @ApiOperation({ summary: 'Liveness probe (no key)', description: 'Answers while the process serves HTTP; does not touch the database.', security: [] })
+  @ApiEnvelope('empty', { description: 'Alive; data is []' })
   live() {
     return [];
   }
 
   @Public()
   @Get('health/ready')
-  @ApiOperation({ summary: 'Readiness probe (no key): 503 while the database is unreachable' })
+  @ApiOperation({ summary: 'Readiness probe (no key): 503 while the database is unreachable', security: [] })
+  @ApiEnvelope('empty', { description: 'Ready; data is []' })
+  @ApiErrors(503)
   async ready(@Res({ passthrough: true }) res: Response) {
     if (!(await this.health.ready())) {
       res.status(503);

@@ -1,15 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { AgentGroupsService } from '../agent-groups.service';
-import { AgentGroupDetailView, presentAgentGroupDetail, presentAgentGroupListItem } from './agent-group.presenter';
+import { AgentGroupDetailView, AgentGroupListItemView, presentAgentGroupDetail, presentAgentGroupListItem } from './agent-group.presenter';
 import { AgentGroupListQuery, CreateAgentGroupDto, UpdateAgentGroupDto } from './dto/agent-group.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** Management of agent groups (scope admin). Declared before the reader so `create`/`update` never reach `:id`. */
 @ApiTags('management: agent groups')
 @RequireScope('admin')
+@ApiKeyErrors()
 @Controller('v2/agent-group')
 export class AgentGroupsManagementController {
   constructor(private readonly groups: AgentGroupsService) {}
@@ -18,6 +20,8 @@ export class AgentGroupsManagementController {
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an agent group (data: {id}); agentIds must name existing users' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateAgentGroupDto): Promise<{ id: number }> {
     return { id: await this.groups.createGroup(dto) };
   }
@@ -25,6 +29,8 @@ export class AgentGroupsManagementController {
   @Post('update/:id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change an agent group (data: []); names merge per language, agentIds replaces the membership' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 413)
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateAgentGroupDto): Promise<void> {
     await this.groups.updateGroup(id, dto);
   }
@@ -32,12 +38,15 @@ export class AgentGroupsManagementController {
 
 /** API.md "Agent groups": detail and list (scope api). */
 @ApiTags('agent groups')
+@ApiKeyErrors()
 @Controller('v2/agent-group')
 export class AgentGroupsV2Controller {
   constructor(private readonly groups: AgentGroupsService) {}
 
   @Get()
   @ApiOperation({ summary: 'List agent groups by id ascending (data: {list, next, total}; total honours agentId)' })
+  @ApiEnvelopeList(AgentGroupListItemView)
+  @ApiErrors(400)
   async list(@Query() q: AgentGroupListQuery) {
     const page = await this.groups.listGroups({ agentId: q.agentId }, q.offset, q.limit);
     return { ...page, list: page.list.map(presentAgentGroupListItem) };
@@ -45,7 +54,8 @@ export class AgentGroupsV2Controller {
 
   @Get(':id')
   @ApiOperation({ summary: 'Read one agent group (detail form: dates dd.mm.yyyy hh:mm, createdBy/updatedBy)' })
-  @ApiOkResponse({ type: AgentGroupDetailView })
+  @ApiEnvelope(AgentGroupDetailView)
+  @ApiErrors(400, 404)
   async detail(@Param('id', IdPipe) id: number): Promise<AgentGroupDetailView> {
     return presentAgentGroupDetail(await this.groups.getGroup(id));
   }

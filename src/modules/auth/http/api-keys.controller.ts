@@ -1,14 +1,30 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../../../common/domain-error';
 import { IdPipe } from '../../../common/id.pipe';
 import { ApiKeysService } from '../api-keys.service';
 import { RequireScope } from './auth.decorators';
 import { CreateApiKeyDto } from './dto/api-key.dto';
+import { ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+
+export class ApiKeyView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ example: 'crm-prod' }) name: string;
+  @ApiProperty({ enum: ['api', 'admin', 'telephony'], isArray: true }) scopes: string[];
+  @ApiProperty({ description: 'false once revoked (a replaced API_KEY stays true during its grace period)' }) active: boolean;
+  @ApiProperty({ example: '2026-03-04T05:06:07.000Z' }) createdAt: string;
+  @ApiProperty({ type: String, nullable: true, example: null }) revokedAt: string | null;
+}
+
+export class CreatedApiKeyView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ description: 'the key itself, shown only here' }) key: string;
+}
 
 /** Management of API keys (scope admin). The key itself is returned once, at creation. */
 @ApiTags('management: api keys')
 @RequireScope('admin')
+@ApiKeyErrors()
 @Controller('v2/api-key')
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
@@ -16,12 +32,15 @@ export class ApiKeysController {
   @Post('create')
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an API key; data.key is shown only in this response (so Idempotency-Key is not honoured here: a replay would have to store the secret)' })
+  @ApiEnvelope(CreatedApiKeyView, { description: 'Created: data.key is the key (shown only here)' })
+  @ApiErrors(400, 413)
   create(@Body() dto: CreateApiKeyDto) {
     return this.keys.create(dto.name, dto.scopes);
   }
 
   @Get()
   @ApiOperation({ summary: 'List API keys (never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs' })
+  @ApiEnvelopeArray(ApiKeyView)
   async list() {
     const rows = await this.keys.list();
     const now = new Date();
@@ -39,6 +58,8 @@ export class ApiKeysController {
   @Post('revoke/:id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke an API key (other instances stop accepting it within the cache TTL, 5 s)' })
+  @ApiEnvelope('empty', { description: 'Revoked; data is []' })
+  @ApiErrors(400, 404)
   async revoke(@Param('id', IdPipe) id: number) {
     if ((await this.keys.revoke(String(id))) === 0) throw DomainError.notFound('API key', id);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
 import { PageQuery } from '../../../common/query';
 import { RequireScope } from '../../auth/http/auth.decorators';
@@ -7,9 +7,11 @@ import { CallAttemptGroupsService } from '../call-attempt-groups.service';
 import { CallAttemptGroupView, presentCallAttemptGroup } from './call-attempt-group.presenter';
 import { CreateCallAttemptGroupDto, UpdateCallAttemptGroupDto } from './dto/call-attempt-group.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** API.md "Call attempt groups": update (scope api). */
 @ApiTags('call attempt groups')
+@ApiKeyErrors()
 @Controller('v2/call-attempt')
 export class CallAttemptGroupsV2Controller {
   constructor(private readonly groups: CallAttemptGroupsService) {}
@@ -17,6 +19,8 @@ export class CallAttemptGroupsV2Controller {
   @Post('update/:id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change a call attempt group (data: []); isDefault: true moves the default here' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 413)
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallAttemptGroupDto): Promise<void> {
     await this.groups.updateGroup(id, dto);
   }
@@ -25,6 +29,7 @@ export class CallAttemptGroupsV2Controller {
 /** Management of call attempt groups (scope admin): create, list, detail. */
 @ApiTags('management: call attempt groups')
 @RequireScope('admin')
+@ApiKeyErrors()
 @Controller('v2/call-attempt')
 export class CallAttemptGroupsManagementController {
   constructor(private readonly groups: CallAttemptGroupsService) {}
@@ -33,12 +38,16 @@ export class CallAttemptGroupsManagementController {
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a call attempt group (data: {id}); the first group becomes the default' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateCallAttemptGroupDto): Promise<{ id: number }> {
     return { id: await this.groups.createGroup(dto) };
   }
 
   @Get()
   @ApiOperation({ summary: 'List call attempt groups by id ascending (data: {list, next, total})' })
+  @ApiEnvelopeList(CallAttemptGroupView)
+  @ApiErrors(400)
   async list(@Query() q: PageQuery) {
     const page = await this.groups.listGroups(q.offset, q.limit);
     return { ...page, list: page.list.map(presentCallAttemptGroup) };
@@ -46,7 +55,8 @@ export class CallAttemptGroupsManagementController {
 
   @Get('detail/:id')
   @ApiOperation({ summary: 'Read one call attempt group' })
-  @ApiOkResponse({ type: CallAttemptGroupView })
+  @ApiEnvelope(CallAttemptGroupView)
+  @ApiErrors(400, 404)
   async detail(@Param('id', IdPipe) id: number): Promise<CallAttemptGroupView> {
     return presentCallAttemptGroup(await this.groups.getGroup(id));
   }

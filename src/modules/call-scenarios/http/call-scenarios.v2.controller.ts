@@ -1,15 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { CallScenariosService } from '../call-scenarios.service';
 import { CallScenarioView, presentCallScenario } from './call-scenario.presenter';
 import { CallScenarioListQuery, CreateCallScenarioDto, UpdateCallScenarioDto } from './dto/call-scenario.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** Management of call scenarios (scope admin). */
 @ApiTags('management: call scenarios')
 @RequireScope('admin')
+@ApiKeyErrors()
 @Controller('v2/call-scenario')
 export class CallScenariosController {
   constructor(private readonly scenarios: CallScenariosService) {}
@@ -18,6 +20,8 @@ export class CallScenariosController {
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a call scenario (data: {id})' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateCallScenarioDto): Promise<{ id: number }> {
     return { id: await this.scenarios.createScenario(dto) };
   }
@@ -25,12 +29,16 @@ export class CallScenariosController {
   @Post('update/:id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change the given fields of a call scenario (data: [])' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 413)
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallScenarioDto): Promise<void> {
     await this.scenarios.updateScenario(id, dto);
   }
 
   @Get()
   @ApiOperation({ summary: 'List call scenarios by id ascending (data: {list, next, total})' })
+  @ApiEnvelopeList(CallScenarioView)
+  @ApiErrors(400)
   async list(@Query() q: CallScenarioListQuery) {
     const page = await this.scenarios.listScenarios({ isActive: q.isActive }, q.offset, q.limit);
     return { ...page, list: page.list.map(presentCallScenario) };
@@ -38,7 +46,8 @@ export class CallScenariosController {
 
   @Get('detail/:id')
   @ApiOperation({ summary: 'Read one call scenario' })
-  @ApiOkResponse({ type: CallScenarioView })
+  @ApiEnvelope(CallScenarioView)
+  @ApiErrors(400, 404)
   async detail(@Param('id', IdPipe) id: number): Promise<CallScenarioView> {
     return presentCallScenario(await this.scenarios.getScenario(id));
   }

@@ -1,5 +1,25 @@
 import { isoDateTime } from '../../../common/dates';
 import { CallRow } from '../persistence/calls.repository';
+import { ApiProperty } from '@nestjs/swagger';
+
+/** The Call object of API.md (response model). */
+export class CallView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ type: 'integer' }) sipEndpointId: number;
+  @ApiProperty({ type: String, nullable: true, example: 'client' }) finishInitiator: string | null;
+  @ApiProperty({ example: 'outgoing' }) direction: string;
+  @ApiProperty({ type: 'integer' }) leadId: number;
+  @ApiProperty({ type: 'integer', description: '0 when no agent processed the call' }) userId: number;
+  @ApiProperty({ type: 'integer' }) orderId: number;
+  @ApiProperty({ type: 'integer' }) statusId: number;
+  @ApiProperty({ type: 'integer' }) totalDurationSeconds: number;
+  @ApiProperty({ type: 'integer' }) waitTimeDurationSeconds: number;
+  @ApiProperty({ type: 'integer' }) talkTimeDurationSeconds: number;
+  @ApiProperty() isPredictive: boolean;
+  @ApiProperty({ example: '+79991234567' }) clientPhone: string;
+  @ApiProperty() hasRecords: boolean;
+  @ApiProperty({ example: '2026-03-04T05:06:07+00:00' }) createdAt: string;
+}
 
 /** The Call object of API.md, field by field. A call no agent processed has userId 0. */
 export function presentCall(c: CallRow) {

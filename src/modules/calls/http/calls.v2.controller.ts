@@ -3,11 +3,13 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { CallsService } from '../calls.service';
-import { presentCall } from './call.presenter';
+import { CallView, presentCall } from './call.presenter';
 import { ListCallsQuery, RecordCallDto } from './dto/call.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 @ApiTags('calls')
+@ApiKeyErrors()
 @Controller('v2/call')
 export class CallsV2Controller {
   constructor(private readonly calls: CallsService) {}
@@ -16,6 +18,8 @@ export class CallsV2Controller {
   @ApiOperation({ summary: 'List calls of leads or orders (leadIds or orderIds required)' })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)' })
   @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)' })
+  @ApiEnvelopeList(CallView)
+  @ApiErrors(400)
   async list(@Query() q: ListCallsQuery) {
     const page = await this.calls.listCalls({ ...q, ...q.createdAt });
     return { ...page, list: page.list.map(presentCall) };
@@ -23,6 +27,8 @@ export class CallsV2Controller {
 
   @Get('detail/:callId')
   @ApiOperation({ summary: 'One call' })
+  @ApiEnvelope(CallView)
+  @ApiErrors(400, 404)
   async detail(@Param('callId', IdPipe) callId: number) {
     return presentCall(await this.calls.getCall(callId));
   }
@@ -32,6 +38,8 @@ export class CallsV2Controller {
   @HttpCode(200)
   @RequireScope('telephony')
   @ApiOperation({ summary: 'Record a finished call (telephony scope); idempotent on platformCallId; updates the lead redial plan' })
+  @ApiCreated()
+  @ApiErrors(400, 404, 409, 413)
   record(@Body() dto: RecordCallDto) {
     return this.calls.recordCall(dto);
   }

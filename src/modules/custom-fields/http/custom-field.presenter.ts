@@ -1,13 +1,20 @@
 import type { CustomFieldRow } from '../persistence/custom-fields.repository';
+import { ApiProperty } from '@nestjs/swagger';
 
 /** The Custom field object of API.md. */
-export interface CustomFieldView {
-  id: number;
-  title: string;
-  type: string;
-  essence: string;
-  params: { code: string; sort: number; title: string }[];
-  sort: number;
+export class CustomFieldOptionView {
+  @ApiProperty({ example: 'flat' }) code: string;
+  @ApiProperty({ type: 'integer' }) sort: number;
+  @ApiProperty({ example: 'Квартира' }) title: string;
+}
+
+export class CustomFieldView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ example: 'Город' }) title: string;
+  @ApiProperty({ example: 'string' }) type: string;
+  @ApiProperty({ example: 'leads', description: 'what it belongs to: leads or orders' }) essence: string;
+  @ApiProperty({ type: [CustomFieldOptionView], description: 'options of a list field; [] otherwise' }) params: CustomFieldOptionView[];
+  @ApiProperty({ type: 'integer' }) sort: number;
 }
 
 export function presentCustomField(row: CustomFieldRow): CustomFieldView {

@@ -4,17 +4,21 @@ import { IdPipe } from '../../../common/id.pipe';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { CustomFieldsService } from '../custom-fields.service';
-import { presentCustomField } from './custom-field.presenter';
+import { CustomFieldView, presentCustomField } from './custom-field.presenter';
 import { CreateCustomFieldDto, CustomFieldListQuery, UpdateCustomFieldDto } from './dto/custom-field.dto';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** API.md list, served under the documented path and the plural one of its usage examples. */
 @ApiTags('custom fields')
+@ApiKeyErrors()
 @Controller(['v2/custom-field', 'v2/custom-fields'])
 export class CustomFieldsController {
   constructor(private readonly fields: CustomFieldsService) {}
 
   @Get()
   @ApiOperation({ summary: 'All custom fields (no pagination; data is the array), ordered by sort then id' })
+  @ApiEnvelopeArray(CustomFieldView)
+  @ApiErrors(400)
   async list(@Query() query: CustomFieldListQuery) {
     return (await this.fields.list(query.essence)).map(presentCustomField);
   }
@@ -23,6 +27,7 @@ export class CustomFieldsController {
 /** Management of custom field definitions (scope admin). */
 @ApiTags('management: custom fields')
 @RequireScope('admin')
+@ApiKeyErrors()
 @Controller('v2/custom-field')
 export class CustomFieldsAdminController {
   constructor(private readonly fields: CustomFieldsService) {}
@@ -31,6 +36,8 @@ export class CustomFieldsAdminController {
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({ summary: 'Create a custom field; data is {id}' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateCustomFieldDto) {
     return this.fields.create(dto);
   }
@@ -38,12 +45,16 @@ export class CustomFieldsAdminController {
   @Post('update/:id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change title, sort or options (params replaces them); type and essence are immutable' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 413)
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCustomFieldDto) {
     await this.fields.update(id, dto);
   }
 
   @Get('detail/:id')
   @ApiOperation({ summary: 'One custom field' })
+  @ApiEnvelope(CustomFieldView)
+  @ApiErrors(400, 404)
   async detail(@Param('id', IdPipe) id: number) {
     return presentCustomField(await this.fields.detail(id));
   }

@@ -5,25 +5,30 @@ import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { LeadStatusesService } from '../lead-statuses.service';
 import { CreateCallStatusDto, CreateLeadStatusDto, UpdateCallStatusDto, UpdateLeadStatusDto } from './dto/status.dto';
-import { presentCallStatus, presentLeadStatus } from './lead.presenter';
+import { CallStatusView, LeadStatusView, presentCallStatus, presentLeadStatus } from './lead.presenter';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /**
  * The status catalogues. Reading needs only the `api` scope: integrators need the ids to set
  * `statusId` and to read call outcomes. Changing them is management (scope `admin`).
  */
 @ApiTags('status catalogues')
+@ApiKeyErrors()
 @Controller('v2')
 export class LeadStatusesController {
   constructor(private readonly statuses: LeadStatusesService) {}
 
   @Get('lead-status')
   @ApiOperation({ summary: 'Lead statuses: id (the statusId), code, title, category (in-progress, qualified, rejected, closed), isDefault' })
+  @ApiEnvelopeArray(LeadStatusView)
   async leadStatuses() {
     return (await this.statuses.leadStatuses()).map(presentLeadStatus);
   }
 
   @Get('lead-status/detail/:id')
   @ApiOperation({ summary: 'One lead status' })
+  @ApiEnvelope(LeadStatusView)
+  @ApiErrors(400, 404)
   async leadStatus(@Param('id', IdPipe) id: number) {
     return presentLeadStatus(await this.statuses.leadStatus(id));
   }
@@ -33,6 +38,8 @@ export class LeadStatusesController {
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a lead status (scope admin; data: {id}). isDefault moves the default to it; 409 when the code is taken' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   async createLeadStatus(@Body() dto: CreateLeadStatusDto): Promise<{ id: number }> {
     return { id: await this.statuses.createLeadStatus(dto) };
   }
@@ -41,18 +48,23 @@ export class LeadStatusesController {
   @RequireScope('admin')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change the given fields of a lead status (scope admin; data: []). The catalogue keeps exactly one in-progress default' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 409, 413)
   async updateLeadStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateLeadStatusDto): Promise<void> {
     await this.statuses.updateLeadStatus(id, dto);
   }
 
   @Get('call-status')
   @ApiOperation({ summary: 'Call statuses: id, code, title, category (answered, not-answered, failed), isCallback' })
+  @ApiEnvelopeArray(CallStatusView)
   async callStatuses() {
     return (await this.statuses.callStatuses()).map(presentCallStatus);
   }
 
   @Get('call-status/detail/:id')
   @ApiOperation({ summary: 'One call status' })
+  @ApiEnvelope(CallStatusView)
+  @ApiErrors(400, 404)
   async callStatus(@Param('id', IdPipe) id: number) {
     return presentCallStatus(await this.statuses.callStatus(id));
   }
@@ -62,6 +74,8 @@ export class LeadStatusesController {
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a call status (scope admin; data: {id}); 409 when the code is taken' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   async createCallStatus(@Body() dto: CreateCallStatusDto): Promise<{ id: number }> {
     return { id: await this.statuses.createCallStatus(dto) };
   }
@@ -70,6 +84,8 @@ export class LeadStatusesController {
   @RequireScope('admin')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change the given fields of a call status (scope admin; data: [])' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 409, 413)
   async updateCallStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallStatusDto): Promise<void> {
     await this.statuses.updateCallStatus(id, dto);
   }

@@ -1,7 +1,107 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
+import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.decorators';
 import type { Lead } from '../domain/lead';
 import type { CallStatus, LeadStatus } from '../domain/lead-status';
 import type { AsyncJobView } from '../leads.service';
+
+const ISO = '2026-03-04T05:06:07+00:00';
+
+/** The v2 Lead of API.md (detail form; list items add previousLeadId/nextLeadId). */
+export class LeadV2View {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ description: "'' when none" }) name: string;
+  @ApiProperty({ example: '+79991234567', description: 'E.164' }) phone: string;
+  @ApiProperty() sourceComment: string;
+  @ApiProperty() ip: string;
+  @ApiProperty() externalIdCrmA: string;
+  @ApiProperty() externalIdCrmB: string;
+  @ApiProperty() externalIdCrmC: string;
+  @ApiProperty() externalIdCrmD: string;
+  @ApiProperty({ type: 'integer' }) statusId: number;
+  @ApiProperty({ example: 'straight' }) leadType: string;
+  @ApiProperty({ example: 'API' }) createMethod: string;
+  @ApiProperty({ example: 'non-organic' }) source: string;
+  @ApiProperty() isSecondary: boolean;
+  @ApiProperty({ example: ISO, description: "'' when no call is planned" }) planningCallDateTime: string;
+  @ApiProperty({ type: 'integer' }) priority: number;
+  @ApiProperty({ example: 3 }) utcOffset: number;
+  @ApiProperty({ example: ISO }) createdAt: string;
+  @ApiProperty({ example: ISO }) updatedAt: string;
+  @ApiProperty({ type: 'integer' }) orderId: number;
+  @ApiProperty() orderCode: string;
+  @ApiProperty() socialAId: string;
+  @ApiProperty() socialBLogin: string;
+  @ApiProperty() messengerUserName: string;
+  @ApiProperty() messengerPhone: string;
+  @ApiProperty({ type: String, nullable: true }) adCampaignId: string | null;
+  @ApiProperty(CUSTOM_VALUES) customValues: Record<string, unknown>;
+}
+
+export class LeadV2ListItemView extends LeadV2View {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'the earlier lead this one duplicates' }) previousLeadId: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'the later lead that duplicates this one' }) nextLeadId: number | null;
+}
+
+/** The v1 lead (UF_ fields) of API.md. */
+export class LeadV1View {
+  @ApiProperty({ type: 'integer' }) ID: number;
+  @ApiProperty() UF_NAME: string;
+  @ApiProperty() UF_PHONE: string;
+  @ApiProperty() UF_QUIZ_LOG: string;
+  @ApiProperty() UF_USER_IP: string;
+  @ApiProperty() UF_CAMPAIGN_ID: string;
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'array' }], description: "the JSON sent as additional_params; '' when none" })
+  UF_ADDITIONAL_PARAMS: string | object;
+  @ApiProperty() UF_EXTERNAL_ID: string;
+  @ApiProperty({ example: '1', description: 'the status id as a string' }) UF_STATUS: string;
+  @ApiProperty() UF_LEAD_TYPE: string;
+  @ApiProperty() UF_CREATE_METHOD: string;
+  @ApiProperty({ type: String, nullable: true }) UF_CITY: string | null;
+  @ApiProperty({ type: 'array', items: { type: 'string' }, nullable: true, description: 'always null' }) UF_FAIL_ORDERS: string[] | null;
+  @ApiProperty({ type: String, nullable: true, description: 'always null' }) UF_OBJECTS: string | null;
+  @ApiProperty({ type: Boolean, nullable: true }) UF_IS_SECONDARY: boolean | null;
+  @ApiProperty({ type: 'integer', nullable: true }) UF_PREVIOUS_LEAD: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) UF_NEXT_LEAD: number | null;
+  @ApiProperty({ type: 'integer', description: 'Unix seconds; 0 when no call is planned' }) UF_CALL_DATE_TIME: number;
+  @ApiProperty({ type: 'integer' }) UF_CALL_PRIORITY: number;
+  @ApiProperty() UF_CLIENT_UTC_OFFSET: number;
+  @ApiProperty({ type: 'integer', example: 1 }) UF_PREPARE_IS_FINISHED: number;
+  @ApiProperty({ example: ISO }) UF_DATE_CREATE: string;
+  @ApiProperty({ example: ISO }) UF_DATE_UPDATE: string;
+  @ApiProperty({ type: 'integer' }) UF_ORDER: number;
+  @ApiProperty() UF_SELECTION_TYPE: string;
+  @ApiProperty() socialAId: string;
+  @ApiProperty() socialBLogin: string;
+  @ApiProperty() messengerUserName: string;
+  @ApiProperty() messengerPhone: string;
+}
+
+/** State of an asynchronous lead creation. */
+export class AsyncLeadJobView {
+  @ApiProperty({ format: 'uuid' }) jobId: string;
+  @ApiProperty({ enum: ['queued', 'done', 'failed'] }) status: string;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'the new lead once done' }) leadId: number | null;
+  @ApiProperty({ type: [FieldErrorView], description: 'why it failed; [] otherwise' }) errors: FieldErrorView[];
+  @ApiProperty({ example: ISO }) createdAt: string;
+  @ApiProperty({ type: String, nullable: true, example: ISO }) finishedAt: string | null;
+}
+
+export class LeadStatusView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ example: 'new' }) code: string;
+  @ApiProperty({ example: 'New' }) title: string;
+  @ApiProperty({ enum: ['in-progress', 'qualified', 'rejected', 'closed'] }) category: string;
+  @ApiProperty() isDefault: boolean;
+}
+
+export class CallStatusView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ example: 'answered' }) code: string;
+  @ApiProperty({ example: 'Answered' }) title: string;
+  @ApiProperty({ enum: ['answered', 'not-answered', 'failed'] }) category: string;
+  @ApiProperty() isCallback: boolean;
+}
 
 /**
  * The v2 Lead shape of API.md, field by field. Fields typed "string" there are "" when the lead

@@ -7,6 +7,8 @@ import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from '../doma
 import { LeadsService } from '../leads.service';
 import { CreateLeadV1Dto, UpdateLeadV1Dto } from './dto/lead-v1.dto';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
+import { LeadV1View } from './lead.presenter';
+import { ApiCreated, ApiEnvelope, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** Validation errors of the shared service name v2 fields; v1 callers get their own field names. */
 async function inV1Terms<T>(work: Promise<T>): Promise<T> {
@@ -20,6 +22,7 @@ async function inV1Terms<T>(work: Promise<T>): Promise<T> {
 
 /** The older lead interface: the same service and rules as v2, snake_case in and UF_ fields out. */
 @ApiTags('leads (v1)')
+@ApiKeyErrors()
 @Controller('v1/lead')
 export class LeadsV1Controller {
   constructor(private readonly leads: LeadsService) {}
@@ -28,6 +31,8 @@ export class LeadsV1Controller {
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({ summary: 'Create a lead (v1 fields); data.id is the new lead' })
+  @ApiCreated()
+  @ApiErrors(400, 404, 409, 413)
   create(@Body() dto: CreateLeadV1Dto, @IdempotencyToken() token?: string) {
     return inV1Terms(this.leads.createLead(fromV1Create(dto), token));
   }
@@ -35,12 +40,16 @@ export class LeadsV1Controller {
   @Post('update/:lead_id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change the fields sent (v1 names); call_timestamp sets the next call time; data is []' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 413)
   async update(@Param('lead_id', IdPipe) leadId: number, @Body() dto: UpdateLeadV1Dto) {
     await inV1Terms(this.leads.updateLead(leadId, fromV1Update(dto)));
   }
 
   @Get('detail/:lead_id')
   @ApiOperation({ summary: 'One lead in the v1 UF_ shape (UF_CALL_DATE_TIME in Unix seconds)' })
+  @ApiEnvelope(LeadV1View)
+  @ApiErrors(400, 404)
   async detail(@Param('lead_id', IdPipe) leadId: number) {
     return toV1Detail(await this.leads.getLead(leadId));
   }

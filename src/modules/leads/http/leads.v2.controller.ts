@@ -9,8 +9,9 @@ import { CreateLeadInput, sourceCommentText, UpdateLeadInput } from '../domain/l
 import { LeadsService } from '../leads.service';
 import { CreateLeadV2Dto, UpdateLeadV2Dto } from './dto/lead.dto';
 import { LeadListQueryDto } from './dto/lead-query.dto';
-import { presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
+import { AsyncLeadJobView, LeadV2ListItemView, LeadV2View, presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,6 +19,7 @@ const toCreateInput = (dto: CreateLeadV2Dto): CreateLeadInput => ({ ...dto, sour
 const toUpdateInput = (dto: UpdateLeadV2Dto): UpdateLeadInput => ({ ...dto, sourceComment: sourceCommentText(dto.sourceComment) });
 
 @ApiTags('leads (v2)')
+@ApiKeyErrors()
 @Controller('v2/lead')
 export class LeadsV2Controller {
   constructor(private readonly leads: LeadsService) {}
@@ -31,6 +33,8 @@ export class LeadsV2Controller {
       'The phone is normalised to E.164; orderId and orderCode must name the same order; only in-progress statuses. ' +
       'A lead whose phone matches a lead of the same order created within LEAD_DUPLICATE_WINDOW_DAYS is secondary and linked to it.',
   })
+  @ApiCreated()
+  @ApiErrors(400, 404, 409, 413)
   create(@Body() dto: CreateLeadV2Dto, @IdempotencyToken() token?: string) {
     return this.leads.createLead(toCreateInput(dto), token);
   }
@@ -45,6 +49,7 @@ export class LeadsV2Controller {
       'synchronous rules: GET /v2/lead/create-async/{jobId}/ reports queued, done (leadId) or failed (errors).',
   })
   @ApiResponse({ status: 200, headers: { 'X-Job-Id': { description: 'Job id (uuid) for GET /v2/lead/create-async/{jobId}/', schema: { type: 'string' } } } })
+  @ApiErrors(400, 409, 413)
   async createAsync(@Body() dto: CreateLeadV2Dto, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response, @IdempotencyToken() token?: string) {
     const { jobId } = await this.leads.createLeadAsync(toCreateInput(dto), req.apiKey?.id ?? null, token);
     res.setHeader('X-Job-Id', jobId);
@@ -52,6 +57,8 @@ export class LeadsV2Controller {
 
   @Get('create-async/:jobId')
   @ApiOperation({ summary: 'State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)' })
+  @ApiEnvelope(AsyncLeadJobView)
+  @ApiErrors(400, 404)
   async asyncJob(@Param('jobId') jobId: string) {
     if (!UUID.test(jobId)) throw DomainError.invalidField('jobId', 'must be a UUID');
     return presentAsyncJob(await this.leads.getAsyncJob(jobId.toLowerCase()));
@@ -60,12 +67,16 @@ export class LeadsV2Controller {
   @Post('update/:leadId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change the fields sent (customValues, when sent, replaces the whole map, as for orders); data is []' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 413)
   async update(@Param('leadId', IdPipe) leadId: number, @Body() dto: UpdateLeadV2Dto) {
     await this.leads.updateLead(leadId, toUpdateInput(dto));
   }
 
   @Get('detail/:leadId')
   @ApiOperation({ summary: 'One lead (v2 shape, without previousLeadId/nextLeadId)' })
+  @ApiEnvelope(LeadV2View)
+  @ApiErrors(400, 404)
   async detail(@Param('leadId', IdPipe) leadId: number) {
     return presentLeadV2(await this.leads.getLead(leadId));
   }
@@ -76,6 +87,8 @@ export class LeadsV2Controller {
   @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)', example: '2026-11-30' })
   @ApiQuery({ name: 'orderIds', required: false, type: [Number], description: 'orderIds[]=1&orderIds[]=2, orderIds=1&orderIds=2 or orderIds=1,2' })
   @ApiQuery({ name: 'statusIds', required: false, type: [Number], description: 'Same forms as orderIds' })
+  @ApiEnvelopeList(LeadV2ListItemView)
+  @ApiErrors(400)
   async list(@Query() query: LeadListQueryDto) {
     const page = await this.leads.listLeads(
       { orderIds: query.orderIds, statusIds: query.statusIds, createdFrom: query.createdAt?.from, createdTo: query.createdAt?.to },

@@ -4,13 +4,15 @@ import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { NotificationsService } from '../notifications.service';
 import { contentOf, GroupNotificationDto, NotificationListQuery, PrivateNotificationDto, PublicNotificationDto } from './dto/notification.dto';
-import { presentUserNotification } from './notification.presenter';
+import { UserNotificationView, presentUserNotification } from './notification.presenter';
+import { ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /**
  * v1 notifications. Sending stores one inbox delivery per recipient and the e-mail/messenger
  * deliveries their preferences ask for, then delivers those through the outbox; data is [].
  */
 @ApiTags('notifications (v1)')
+@ApiKeyErrors()
 @Controller('v1/notification')
 export class NotificationsV1Controller {
   constructor(private readonly notifications: NotificationsService) {}
@@ -19,6 +21,8 @@ export class NotificationsV1Controller {
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({ summary: 'Notify the active users of an access group' })
+  @ApiEnvelope('empty', { description: 'Done; data is []' })
+  @ApiErrors(400, 413)
   async group(@Body() dto: GroupNotificationDto): Promise<void> {
     await this.notifications.send({ scope: 'group', group: dto.group }, contentOf(dto));
   }
@@ -27,6 +31,8 @@ export class NotificationsV1Controller {
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({ summary: 'Notify one user (404 when the user does not exist)' })
+  @ApiEnvelope('empty', { description: 'Done; data is []' })
+  @ApiErrors(400, 404, 413)
   async private(@Body() dto: PrivateNotificationDto): Promise<void> {
     await this.notifications.send({ scope: 'private', userId: dto.user_id }, contentOf(dto));
   }
@@ -35,6 +41,8 @@ export class NotificationsV1Controller {
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({ summary: 'Notify all active users' })
+  @ApiEnvelope('empty', { description: 'Done; data is []' })
+  @ApiErrors(400, 413)
   async public(@Body() dto: PublicNotificationDto): Promise<void> {
     await this.notifications.send({ scope: 'public' }, contentOf(dto));
   }
@@ -43,6 +51,8 @@ export class NotificationsV1Controller {
   @RequireScope('admin')
   @ApiTags('management: notifications')
   @ApiOperation({ summary: "A user's notifications with the delivery state of each channel (scope admin)" })
+  @ApiEnvelopeList(UserNotificationView)
+  @ApiErrors(400)
   async list(@Query() q: NotificationListQuery) {
     const page = await this.notifications.listForUser(q.userId, q.offset, q.limit);
     return { ...page, list: page.list.map(presentUserNotification) };

@@ -1,6 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { MetricsService } from '../metrics.service';
 
@@ -15,7 +16,8 @@ export class MetricsController {
   @ApiSecurity('api-key')
   @ApiProduces('text/plain')
   @ApiOperation({ summary: 'Prometheus metrics of this instance (scope admin): HTTP by route, DB pool, job queues, process' })
-  @ApiOkResponse({ description: 'Prometheus exposition format 0.0.4' })
+  @ApiResponse({ status: 200, description: 'Prometheus exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
+  @ApiKeyErrors()
   async scrape(@Res() res: Response): Promise<void> {
     const body = await this.metrics.registry.metrics();
     res.status(200).type(this.metrics.registry.contentType).send(body);

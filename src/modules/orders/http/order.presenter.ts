@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CUSTOM_VALUES, mapOrEmptyArray as mapOrEmptyArraySchema } from '../../../common/openapi/envelope.decorators';
 import { isoDateTime } from '../../../common/dates';
 import { normaliseSchedule } from '../domain/call-schedule';
 import { formatHoliday } from '../domain/holidays';
@@ -6,6 +8,56 @@ import type { OrderRecord } from '../persistence/orders.repository';
 
 /** Empty maps are `[]` where API.md says so (PHP's empty array). */
 const mapOrEmptyArray = (m: Record<string, unknown>) => (Object.keys(m).length ? m : []);
+
+const NAMES = { type: 'object', additionalProperties: { type: 'string' }, example: { ru: 'Отдел продаж', gb: 'Sales office' } } as const;
+
+export class TransferNumberView {
+  @ApiProperty({ example: '+74951234500' }) number: string;
+  @ApiProperty({ ...mapOrEmptyArraySchema({ ...NAMES }), description: 'language code → name; [] when none' })
+  names: Record<string, string> | never[];
+}
+
+/** The Order object of API.md (detail and list items). */
+export class OrderView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ example: 'novostroyki-moskvy' }) code: string;
+  @ApiProperty() serviceTitle: string;
+  @ApiProperty() title: string;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string' } },
+    description: 'seven days from Monday: [from, to] in HH:mm, or [] for no calls that day',
+    example: [['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['10:00', '18:00'], []],
+  })
+  callSchedule: string[][];
+  @ApiProperty({ type: [String], example: ['01.01.2027'], description: 'dd.mm.yyyy' }) callHolidayOverrides: string[];
+  @ApiProperty() autoDialingEnabled: boolean;
+  @ApiProperty() predictiveModeEnabled: boolean;
+  @ApiProperty({ example: 'ru' }) aiDefaultLanguage: string;
+  @ApiProperty() amdDetectionEnabled: boolean;
+  @ApiProperty({ example: 'client_is_connected' }) callRecordRule: string;
+  @ApiProperty({ example: 'random_without_repetition' }) sipEndpointUsageScheme: string;
+  @ApiProperty({ type: 'integer', isArray: true }) agentUserIds: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) agentGroupIds: number[];
+  @ApiProperty() showLeadContactsToAgent: boolean;
+  @ApiProperty({ type: 'integer', nullable: true }) callAttemptGroupId: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) qualifiedLeadsPerDayLimit: number | null;
+  @ApiProperty({ type: 'integer', description: '0 = no scenario' }) callScenarioId: number;
+  @ApiProperty() leadTransformEnabled: boolean;
+  @ApiProperty({ example: 'success' }) status: string;
+  @ApiProperty() speechRecognitionEnabled: boolean;
+  @ApiProperty() ignoreLeadTimezone: boolean;
+  @ApiProperty({ type: 'integer', isArray: true }) sipEndpointIds: number[];
+  @ApiProperty({ ...mapOrEmptyArraySchema(CUSTOM_VALUES), description: 'custom field id → value; in lists [] when empty' })
+  customValues: Record<string, unknown> | never[];
+  @ApiProperty() agentLeadCreationIsAllowed: boolean;
+  @ApiProperty({ example: 'during-call' }) agentLeadEditMode: string;
+  @ApiProperty() autoProcessCall: boolean;
+  @ApiProperty({ type: [TransferNumberView] }) transferNumbers: TransferNumberView[];
+  @ApiProperty({ example: 3 }) defaultUtcOffset: number;
+  @ApiProperty({ example: '2026-03-04T05:06:07+00:00' }) createdAt: string;
+  @ApiProperty({ example: '2026-03-04T05:06:07+00:00' }) updatedAt: string;
+}
 
 /**
  * The Order object of API.md. `shape` differs in one place only: customValues is always a map
@@ -48,4 +100,3 @@ export function presentOrder(o: OrderRecord, shape: 'detail' | 'list') {
   };
 }
 
-export type OrderView = ReturnType<typeof presentOrder>;

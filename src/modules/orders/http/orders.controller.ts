@@ -5,9 +5,11 @@ import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { PageQuery } from '../../../common/query';
 import { OrdersService } from '../orders.service';
 import { CreateOrderDto, UpdateOrderDto } from './dto/order.dto';
-import { presentOrder } from './order.presenter';
+import { OrderView, presentOrder } from './order.presenter';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 @ApiTags('orders')
+@ApiKeyErrors()
 @Controller('v2/order')
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
@@ -16,6 +18,8 @@ export class OrdersController {
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({ summary: 'Create an order (synchronous); data is {id}. 409 when the code is taken.' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateOrderDto) {
     return this.orders.create(dto);
   }
@@ -23,18 +27,24 @@ export class OrdersController {
   @Post('update/:orderId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Update an order: only the fields sent change; arrays sent replace the stored ones' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 413)
   async update(@Param('orderId', IdPipe) orderId: number, @Body() dto: UpdateOrderDto) {
     await this.orders.update(orderId, dto);
   }
 
   @Get('detail/:orderId')
   @ApiOperation({ summary: 'One order' })
+  @ApiEnvelope(OrderView)
+  @ApiErrors(400, 404)
   async detail(@Param('orderId', IdPipe) orderId: number) {
     return presentOrder(await this.orders.detail(orderId), 'detail');
   }
 
   @Get()
   @ApiOperation({ summary: 'Orders by id ascending: {list, next, total}' })
+  @ApiEnvelopeList(OrderView)
+  @ApiErrors(400)
   async list(@Query() query: PageQuery) {
     const page = await this.orders.list(query.offset, query.limit);
     return { ...page, list: page.list.map((o) => presentOrder(o, 'list')) };

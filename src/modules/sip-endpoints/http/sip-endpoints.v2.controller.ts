@@ -1,15 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { SipEndpointsService } from '../sip-endpoints.service';
 import { CreateSipEndpointDto, SipEndpointListQuery, UpdateSipEndpointDto } from './dto/sip-endpoint.dto';
 import { SipEndpointView, presentSipEndpoint } from './sip-endpoint.presenter';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** Management of virtual numbers (scope admin). */
 @ApiTags('management: sip endpoints')
 @RequireScope('admin')
+@ApiKeyErrors()
 @Controller('v2/sip-endpoint')
 export class SipEndpointsController {
   constructor(private readonly endpoints: SipEndpointsService) {}
@@ -18,6 +20,8 @@ export class SipEndpointsController {
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a virtual number (data: {id}); 409 when the number exists' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateSipEndpointDto): Promise<{ id: number }> {
     return { id: await this.endpoints.createEndpoint(dto) };
   }
@@ -25,12 +29,16 @@ export class SipEndpointsController {
   @Post('update/:id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change the given fields of a virtual number (data: [])' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 409, 413)
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateSipEndpointDto): Promise<void> {
     await this.endpoints.updateEndpoint(id, dto);
   }
 
   @Get()
   @ApiOperation({ summary: 'List virtual numbers by id ascending (data: {list, next, total})' })
+  @ApiEnvelopeList(SipEndpointView)
+  @ApiErrors(400)
   async list(@Query() q: SipEndpointListQuery) {
     const page = await this.endpoints.listEndpoints({ isActive: q.isActive }, q.offset, q.limit);
     return { ...page, list: page.list.map(presentSipEndpoint) };
@@ -38,7 +46,8 @@ export class SipEndpointsController {
 
   @Get('detail/:id')
   @ApiOperation({ summary: 'Read one virtual number' })
-  @ApiOkResponse({ type: SipEndpointView })
+  @ApiEnvelope(SipEndpointView)
+  @ApiErrors(400, 404)
   async detail(@Param('id', IdPipe) id: number): Promise<SipEndpointView> {
     return presentSipEndpoint(await this.endpoints.getEndpoint(id));
   }

@@ -1,27 +1,32 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { UsersService } from '../users.service';
 import { CreateUserDto, UpdateUserDto, UserListQuery } from './dto/user.dto';
 import { UserView, presentUser } from './user.presenter';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** API.md "Users": detail and list (scope api). */
 @ApiTags('users')
+@ApiKeyErrors()
 @Controller('v2/user')
 export class UsersV2Controller {
   constructor(private readonly users: UsersService) {}
 
   @Get('detail/:userId')
   @ApiOperation({ summary: 'Read one user (data: User)' })
-  @ApiOkResponse({ type: UserView })
+  @ApiEnvelope(UserView)
+  @ApiErrors(400, 404)
   async detail(@Param('userId', IdPipe) userId: number): Promise<UserView> {
     return presentUser(await this.users.getUser(userId));
   }
 
   @Get('list')
   @ApiOperation({ summary: 'List users by id ascending (data: {list: User[], next, total})' })
+  @ApiEnvelopeList(UserView)
+  @ApiErrors(400)
   async list(@Query() q: UserListQuery) {
     const page = await this.users.listUsers({ accessGroup: q.accessGroup, isActive: q.isActive }, q.offset, q.limit);
     return { ...page, list: page.list.map(presentUser) };
@@ -31,6 +36,7 @@ export class UsersV2Controller {
 /** Management of users (scope admin). */
 @ApiTags('management: users')
 @RequireScope('admin')
+@ApiKeyErrors()
 @Controller('v2/user')
 export class UsersManagementController {
   constructor(private readonly users: UsersService) {}
@@ -39,6 +45,8 @@ export class UsersManagementController {
   @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a user (data: {id}); 409 when the e-mail is taken (case-insensitively)' })
+  @ApiCreated()
+  @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateUserDto): Promise<{ id: number }> {
     return { id: await this.users.createUser(dto) };
   }
@@ -46,6 +54,8 @@ export class UsersManagementController {
   @Post('update/:userId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Change the given fields of a user (data: []); null clears a nullable field' })
+  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiErrors(400, 404, 409, 413)
   async update(@Param('userId', IdPipe) userId: number, @Body() dto: UpdateUserDto): Promise<void> {
     await this.users.updateUser(userId, dto);
   }
