@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { ApiExceptionFilter } from './common/http-exception.filter';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
@@ -14,6 +15,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { HealthModule } from './modules/health/health.module';
 import { ObservabilityModule } from './modules/observability/observability.module';
+import { loggerParams } from './modules/observability/logging';
 import { QueueModule } from './modules/queue/queue.module';
 import { WORKER_DATA_SOURCE } from './modules/queue/worker-database';
 import { UsersModule } from './modules/users/users.module';
@@ -61,6 +63,8 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
+        // pino-http binds each request's id to every line logged while serving it (see logging.ts).
+        LoggerModule.forRoot(loggerParams(config)),
         // HTTP requests: a short wait for a connection, then 503 (a saturated pool must not queue requests for ever).
         TypeOrmModule.forRootAsync({
           useFactory: () => ({

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
-import { ConsoleLogger, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
@@ -11,6 +11,13 @@ import { bootstrapApiKey } from './modules/auth/bootstrap-api-key';
 import { DemoSeeder } from './database/seed/demo-seeder';
 import { HealthService } from './modules/health/health.service';
 import { serveWorkerProbes } from './modules/health/worker-probes';
+import { createAppLogger, loggerParams } from './modules/observability/logging';
+
+/** A URL to reach the server from this machine: a wildcard bind address is reached on localhost. */
+function baseUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -23,8 +30,9 @@ async function bootstrap(): Promise<void> {
     }
     throw err;
   }
-  // One logger for the whole process; JSON lines for log shippers when LOG_FORMAT=json.
-  Logger.overrideLogger(new ConsoleLogger({ json: config.logFormat === 'json', colors: config.logFormat !== 'json' && process.stdout.isTTY }));
+  // One pino logger for the whole process, from the first line on (JSON lines, or plain text lines with LOG_FORMAT=text).
+  const appLogger = createAppLogger(loggerParams(config));
+  Logger.overrideLogger(appLogger);
   const logger = new Logger('Bootstrap');
   const db = await startDatabase(config);
 
@@ -32,8 +40,8 @@ async function bootstrap(): Promise<void> {
     bodyParser: false,
     bufferLogs: true,
   });
+  app.useLogger(appLogger);
   configureApp(app);
-  app.useLogger(new ConsoleLogger({ json: config.logFormat === 'json', colors: config.logFormat !== 'json' && process.stdout.isTTY }));
 
   // Our own signal handling (not Nest's enableShutdownHooks): close the app first, then the embedded database.
   let closing = false;
@@ -56,12 +64,13 @@ async function bootstrap(): Promise<void> {
   if (config.workersOnly) {
     await app.init();
     // No API here, but the container probes (HEALTHCHECK, orchestrators) still need an answer.
-    probes = await serveWorkerProbes(app.get(HealthService), config.port);
-    logger.log(`worker-only instance: ${config.workers} consumer(s) per queue; probes on http://localhost:${config.port}/health/live and /health/ready`);
+    probes = await serveWorkerProbes(app.get(HealthService), config.port, config.host);
+    logger.log(`worker-only instance: ${config.workers} consumer(s) per queue; probes on ${baseUrl(config.host, config.port)}/health/live and /health/ready`);
     return;
   }
-  await app.listen(config.port, '0.0.0.0');
-  logger.log(`listening on http://localhost:${config.port} (API docs: http://localhost:${config.port}/docs)`);
+  await app.listen(config.port, config.host);
+  const url = baseUrl(config.host, config.port);
+  logger.log(`listening on ${url} (bound to ${config.host}; API docs: ${url}/docs)`);
 }
 
 void bootstrap().catch((err: Error) => {

@@ -74,7 +74,8 @@ describe('GET /metrics (Prometheus)', () => {
 describe('request ids and the access log', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ WORKERS: '0' });
+    // LOG_FORMAT's default follows stdout (json when it is not a terminal, as under Jest): text asked for here.
+    t = await createTestApp({ WORKERS: '0', LOG_FORMAT: 'text' });
   });
   afterAll(async () => {
     await t.close();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Header carrying the id that ties a client's request to our logs. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -13,4 +14,19 @@ const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdFrom(header: unknown): string {
   const value = Array.isArray(header) ? header[0] : header;
   return typeof value === 'string' && ACCEPTABLE.test(value) ? value : randomUUID();
+}
+
+type RequestWithId = IncomingMessage & { requestId?: string };
+
+/**
+ * The request's id, decided once: the first caller (the request observer, or pino-http's
+ * `genReqId`, whichever runs first) picks it and echoes it in the response; later callers get
+ * the same value, so the access line, every log line of the request and the header agree.
+ */
+export function assignRequestId(req: RequestWithId, res: ServerResponse): string {
+  if (req.requestId) return req.requestId;
+  const id = requestIdFrom(req.headers['x-request-id']);
+  req.requestId = id;
+  if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
 }

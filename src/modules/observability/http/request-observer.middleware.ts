@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../../../common/request-id';
+import { assignRequestId } from '../../../common/request-id';
 import { APP_CONFIG, AppConfig } from '../../../config/app.config';
 import type { AuthedRequest } from '../../auth/http/api-key.guard';
 import { MetricsService, UNMATCHED_ROUTE } from '../metrics.service';
@@ -34,9 +34,7 @@ export class RequestObserverMiddleware implements NestMiddleware {
 
   use(req: ObservedRequest, res: Response, next: NextFunction): void {
     const started = process.hrtime.bigint();
-    const requestId = requestIdFrom(req.headers['x-request-id']);
-    req.requestId = requestId;
-    res.setHeader(REQUEST_ID_HEADER, requestId);
+    const requestId = assignRequestId(req, res);
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeLabel(req);

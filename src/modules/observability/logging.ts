@@ -1,0 +1,114 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Logger as PinoNestLogger, type Params, PinoLogger } from 'nestjs-pino';
+import pino, { type DestinationStream } from 'pino';
+import { assignRequestId } from '../../common/request-id';
+import type { AppConfig } from '../../config/app.config';
+import { loggedPath } from './http/request-observer.middleware';
+
+/**
+ * Never in a log line, whatever a caller passes: key material, credentials and bodies (which
+ * carry customers' phones and names). The serializers below already leave headers and bodies
+ * out of `req`; this is the net for objects logged by hand.
+ */
+const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  'headers.cookie',
+  'req.body',
+  'body',
+  '*.body',
+];
+
+/** Nest's start-up chatter (one line per module and per route): useful when debugging, noise otherwise. */
+const START_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/** Fields of a pino line that the text format shows in its fixed part. */
+const TEXT_FIXED = new Set(['level', 'time', 'msg', 'context', 'requestId']);
+
+/**
+ * LOG_FORMAT=text: one plain line per event (`time LEVEL [context] message k=v requestId=...`),
+ * no colours, so a terminal, a file and a container log read the same.
+ */
+export function textLine(json: string): string {
+  const entry = JSON.parse(json) as Record<string, unknown>;
+  const extra = Object.entries(entry)
+    .filter(([k]) => !TEXT_FIXED.has(k))
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  if (entry.requestId) extra.push(`requestId=${String(entry.requestId)}`);
+  const context = entry.context ? ` [${String(entry.context)}]` : '';
+  const level = String(entry.level).toUpperCase().padEnd(5);
+  return `${String(entry.time)} ${level}${context} ${String(entry.msg ?? '')}${extra.length ? ` ${extra.join(' ')}` : ''}\n`;
+}
+
+/** Standard output, looked up per line (not captured once) so the process's stdout is what it is at the time. */
+function stdoutDestination(format: AppConfig['logFormat']): DestinationStream {
+  return { write: (line: string) => void process.stdout.write(format === 'text' ? textLine(line) : line) };
+}
+
+const built = new WeakMap<AppConfig, Params>();
+
+/**
+ * The pino logger and pino-http settings of the process, one per configuration: LoggerModule
+ * and the logger main.ts installs before the application exists share the same pino instance.
+ */
+export function loggerParams(config: AppConfig): Params {
+  const existing = built.get(config);
+  if (existing) return existing;
+  const logger = pino(
+    {
+      level: config.logLevel,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        // Method and path only: query values and headers can be personal or secret.
+        req: (req: IncomingMessage) => ({ method: req.method, path: loggedPath(req.url ?? '') }),
+        res: (res: ServerResponse) => ({ status: res.statusCode }),
+      },
+    },
+    stdoutDestination(config.logFormat),
+  );
+  const params: Params = {
+    pinoHttp: {
+      logger,
+      // The service's own request id (X-Request-Id), bound as `requestId` to every line of the request.
+      genReqId: (req, res) => assignRequestId(req, res),
+      customAttributeKeys: { reqId: 'requestId' },
+      quietReqLogger: true,
+      // The request observer writes the access line (also for requests refused before Nest's middleware).
+      autoLogging: false,
+    },
+  };
+  built.set(config, params);
+  return params;
+}
+
+/**
+ * Nest's logger interface over pino (every `new Logger(...)` of the service ends here): Nest's
+ * start-up chatter goes to `debug`, and a field the request context already binds is not written twice.
+ */
+export class AppLogger extends PinoNestLogger {
+  override log(message: unknown, ...params: unknown[]): void {
+    const context = params[params.length - 1];
+    if (typeof context === 'string' && START_CHATTER.has(context)) return this.debug(message, ...params);
+    super.log(this.withoutBound(message), ...params);
+  }
+
+  private withoutBound(message: unknown): unknown {
+    if (typeof message !== 'object' || message === null || !('requestId' in message)) return message;
+    const bound = this.logger.logger.bindings() as { requestId?: unknown };
+    if (bound.requestId !== (message as { requestId?: unknown }).requestId) return message;
+    const { requestId: _bound, ...rest } = message as Record<string, unknown>;
+    return rest;
+  }
+}
+
+/** The process's logger, before and after the Nest application exists (it shares LoggerModule's pino instance). */
+export function createAppLogger(params: Params): AppLogger {
+  return new AppLogger(new PinoLogger(params), params);
+}
