@@ -2,6 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Response } from 'express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { bodyLimitFor, distinctBodyLimits, formatBytes } from './common/body-limits';
 import { checkInputSafety, deferBodyErrors, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './common/input-checks';
 import { MAX_IDS_PER_FILTER, parseQueryString, QUERY_PARAMETER_LIMIT } from './common/query';
@@ -36,6 +38,19 @@ function documentBodyLimits(document: OpenAPIObject): void {
  * validation, OpenAPI. Shared by main.ts and the e2e tests so they exercise the same app.
  */
 export function configureApp(app: NestExpressApplication): INestApplication {
+  // Security headers on every response, errors and /docs included. Swagger UI's page has inline
+  // styles (its scripts are files of its own); no upgrade-insecure-requests, as an instance
+  // reached over plain http (a container on a LAN address) would then break its own docs page.
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
+      },
+    }),
+  );
+  // CORS only for the origins CORS_ORIGINS lists: integrators call from servers, not browsers.
+  const { corsOrigins } = app.get<AppConfig>(APP_CONFIG);
+  if (corsOrigins.length > 0) app.enableCors({ origin: corsOrigins });
   // First of all: request id, timing and access log see every request, also those the body parser refuses.
   const observer = app.get(RequestObserverMiddleware);
   app.use((req: ObservedRequest, res: Response, next: NextFunction) => observer.use(req, res, next));
