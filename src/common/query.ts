@@ -95,7 +95,7 @@ export const PositiveIds = () =>
 
 /** offset/limit as PRODUCT.md fixes them: offset >= 0, limit 1..100, defaults 0 and 50. */
 export class PageQuery {
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: 0, example: 0 })
   @IntQuery()
   @IsOptional()
   @IsInt()
@@ -103,7 +103,7 @@ export class PageQuery {
   @Max(INT32_MAX)
   offset: number = 0;
 
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
+  @ApiPropertyOptional({ type: 'integer', default: 50, minimum: 1, maximum: 100, example: 50 })
   @IntQuery()
   @IsOptional()
   @IsInt()

@@ -1,5 +1,5 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, type ApiPropertyOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiParam, ApiProperty, type ApiPropertyOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 
 /** One entry of `data.errors` in a 400: the field (dotted path) and what is wrong with it. */
@@ -125,3 +125,7 @@ export const CUSTOM_VALUES: SchemaObject & ApiPropertyOptions = {
 
 /** A map that is `[]` when empty (API.md: PHP's empty array). */
 export const mapOrEmptyArray = (map: SchemaObject): ApiPropertyOptions => ({ oneOf: [map, EMPTY_ARRAY] }) as ApiPropertyOptions;
+
+/** A path id (IdPipe: a positive integer); `example` names a record of the demo dataset. */
+export const ApiIdParam = (name: string, example = 1) =>
+  ApiParam({ name, type: 'integer', example, description: 'positive integer id (400 otherwise; 404 when no such record)' });

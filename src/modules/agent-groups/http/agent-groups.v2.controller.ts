@@ -6,7 +6,7 @@ import { AgentGroupsService } from '../agent-groups.service';
 import { AgentGroupDetailView, AgentGroupListItemView, presentAgentGroupDetail, presentAgentGroupListItem } from './agent-group.presenter';
 import { AgentGroupListQuery, CreateAgentGroupDto, UpdateAgentGroupDto } from './dto/agent-group.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** Management of agent groups (scope admin). Declared before the reader so `create`/`update` never reach `:id`. */
 @ApiTags('management: agent groups')
@@ -31,6 +31,7 @@ export class AgentGroupsManagementController {
   @ApiOperation({ summary: 'Change an agent group (data: []); names merge per language, agentIds replaces the membership' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
+  @ApiIdParam('id')
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateAgentGroupDto): Promise<void> {
     await this.groups.updateGroup(id, dto);
   }
@@ -56,6 +57,7 @@ export class AgentGroupsV2Controller {
   @ApiOperation({ summary: 'Read one agent group (detail form: dates dd.mm.yyyy hh:mm, createdBy/updatedBy)' })
   @ApiEnvelope(AgentGroupDetailView)
   @ApiErrors(400, 404)
+  @ApiIdParam('id')
   async detail(@Param('id', IdPipe) id: number): Promise<AgentGroupDetailView> {
     return presentAgentGroupDetail(await this.groups.getGroup(id));
   }

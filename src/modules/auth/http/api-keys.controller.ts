@@ -5,7 +5,7 @@ import { IdPipe } from '../../../common/id.pipe';
 import { ApiKeysService } from '../api-keys.service';
 import { RequireScope } from './auth.decorators';
 import { CreateApiKeyDto } from './dto/api-key.dto';
-import { ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 export class ApiKeyView {
   @ApiProperty({ type: 'integer' }) id: number;
@@ -60,6 +60,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Revoke an API key (other instances stop accepting it within the cache TTL, 5 s)' })
   @ApiEnvelope('empty', { description: 'Revoked; data is []' })
   @ApiErrors(400, 404)
+  @ApiIdParam('id', 2)
   async revoke(@Param('id', IdPipe) id: number) {
     if ((await this.keys.revoke(String(id))) === 0) throw DomainError.notFound('API key', id);
   }

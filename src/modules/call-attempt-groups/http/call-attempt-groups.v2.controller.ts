@@ -7,7 +7,7 @@ import { CallAttemptGroupsService } from '../call-attempt-groups.service';
 import { CallAttemptGroupView, presentCallAttemptGroup } from './call-attempt-group.presenter';
 import { CreateCallAttemptGroupDto, UpdateCallAttemptGroupDto } from './dto/call-attempt-group.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** API.md "Call attempt groups": update (scope api). */
 @ApiTags('call attempt groups')
@@ -21,6 +21,7 @@ export class CallAttemptGroupsV2Controller {
   @ApiOperation({ summary: 'Change a call attempt group (data: []); isDefault: true moves the default here' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
+  @ApiIdParam('id')
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallAttemptGroupDto): Promise<void> {
     await this.groups.updateGroup(id, dto);
   }
@@ -57,6 +58,7 @@ export class CallAttemptGroupsManagementController {
   @ApiOperation({ summary: 'Read one call attempt group' })
   @ApiEnvelope(CallAttemptGroupView)
   @ApiErrors(400, 404)
+  @ApiIdParam('id')
   async detail(@Param('id', IdPipe) id: number): Promise<CallAttemptGroupView> {
     return presentCallAttemptGroup(await this.groups.getGroup(id));
   }

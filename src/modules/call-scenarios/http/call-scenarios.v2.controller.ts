@@ -6,7 +6,7 @@ import { CallScenariosService } from '../call-scenarios.service';
 import { CallScenarioView, presentCallScenario } from './call-scenario.presenter';
 import { CallScenarioListQuery, CreateCallScenarioDto, UpdateCallScenarioDto } from './dto/call-scenario.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** Management of call scenarios (scope admin). */
 @ApiTags('management: call scenarios')
@@ -31,6 +31,7 @@ export class CallScenariosController {
   @ApiOperation({ summary: 'Change the given fields of a call scenario (data: [])' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
+  @ApiIdParam('id')
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallScenarioDto): Promise<void> {
     await this.scenarios.updateScenario(id, dto);
   }
@@ -48,6 +49,7 @@ export class CallScenariosController {
   @ApiOperation({ summary: 'Read one call scenario' })
   @ApiEnvelope(CallScenarioView)
   @ApiErrors(400, 404)
+  @ApiIdParam('id')
   async detail(@Param('id', IdPipe) id: number): Promise<CallScenarioView> {
     return presentCallScenario(await this.scenarios.getScenario(id));
   }

@@ -6,7 +6,7 @@ import { CallsService } from '../calls.service';
 import { CallView, presentCall } from './call.presenter';
 import { ListCallsQuery, RecordCallDto } from './dto/call.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 @ApiTags('calls')
 @ApiKeyErrors()
@@ -29,6 +29,7 @@ export class CallsV2Controller {
   @ApiOperation({ summary: 'One call' })
   @ApiEnvelope(CallView)
   @ApiErrors(400, 404)
+  @ApiIdParam('callId')
   async detail(@Param('callId', IdPipe) callId: number) {
     return presentCall(await this.calls.getCall(callId));
   }

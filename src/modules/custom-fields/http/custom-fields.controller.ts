@@ -6,7 +6,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { CustomFieldsService } from '../custom-fields.service';
 import { CustomFieldView, presentCustomField } from './custom-field.presenter';
 import { CreateCustomFieldDto, CustomFieldListQuery, UpdateCustomFieldDto } from './dto/custom-field.dto';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** API.md list, served under the documented path and the plural one of its usage examples. */
 @ApiTags('custom fields')
@@ -47,6 +47,7 @@ export class CustomFieldsAdminController {
   @ApiOperation({ summary: 'Change title, sort or options (params replaces them); type and essence are immutable' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
+  @ApiIdParam('id', 7)
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCustomFieldDto) {
     await this.fields.update(id, dto);
   }
@@ -55,6 +56,7 @@ export class CustomFieldsAdminController {
   @ApiOperation({ summary: 'One custom field' })
   @ApiEnvelope(CustomFieldView)
   @ApiErrors(400, 404)
+  @ApiIdParam('id')
   async detail(@Param('id', IdPipe) id: number) {
     return presentCustomField(await this.fields.detail(id));
   }

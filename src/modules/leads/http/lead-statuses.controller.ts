@@ -6,7 +6,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { LeadStatusesService } from '../lead-statuses.service';
 import { CreateCallStatusDto, CreateLeadStatusDto, UpdateCallStatusDto, UpdateLeadStatusDto } from './dto/status.dto';
 import { CallStatusView, LeadStatusView, presentCallStatus, presentLeadStatus } from './lead.presenter';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /**
  * The status catalogues. Reading needs only the `api` scope: integrators need the ids to set
@@ -29,6 +29,7 @@ export class LeadStatusesController {
   @ApiOperation({ summary: 'One lead status' })
   @ApiEnvelope(LeadStatusView)
   @ApiErrors(400, 404)
+  @ApiIdParam('id')
   async leadStatus(@Param('id', IdPipe) id: number) {
     return presentLeadStatus(await this.statuses.leadStatus(id));
   }
@@ -50,6 +51,7 @@ export class LeadStatusesController {
   @ApiOperation({ summary: 'Change the given fields of a lead status (scope admin; data: []). The catalogue keeps exactly one in-progress default' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 409, 413)
+  @ApiIdParam('id')
   async updateLeadStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateLeadStatusDto): Promise<void> {
     await this.statuses.updateLeadStatus(id, dto);
   }
@@ -65,6 +67,7 @@ export class LeadStatusesController {
   @ApiOperation({ summary: 'One call status' })
   @ApiEnvelope(CallStatusView)
   @ApiErrors(400, 404)
+  @ApiIdParam('id')
   async callStatus(@Param('id', IdPipe) id: number) {
     return presentCallStatus(await this.statuses.callStatus(id));
   }
@@ -86,6 +89,7 @@ export class LeadStatusesController {
   @ApiOperation({ summary: 'Change the given fields of a call status (scope admin; data: [])' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 409, 413)
+  @ApiIdParam('id')
   async updateCallStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallStatusDto): Promise<void> {
     await this.statuses.updateCallStatus(id, dto);
   }

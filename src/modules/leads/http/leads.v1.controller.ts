@@ -8,7 +8,7 @@ import { LeadsService } from '../leads.service';
 import { CreateLeadV1Dto, UpdateLeadV1Dto } from './dto/lead-v1.dto';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
 import { LeadV1View } from './lead.presenter';
-import { ApiCreated, ApiEnvelope, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** Validation errors of the shared service name v2 fields; v1 callers get their own field names. */
 async function inV1Terms<T>(work: Promise<T>): Promise<T> {
@@ -42,6 +42,7 @@ export class LeadsV1Controller {
   @ApiOperation({ summary: 'Change the fields sent (v1 names); call_timestamp sets the next call time; data is []' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
+  @ApiIdParam('lead_id')
   async update(@Param('lead_id', IdPipe) leadId: number, @Body() dto: UpdateLeadV1Dto) {
     await inV1Terms(this.leads.updateLead(leadId, fromV1Update(dto)));
   }
@@ -50,6 +51,7 @@ export class LeadsV1Controller {
   @ApiOperation({ summary: 'One lead in the v1 UF_ shape (UF_CALL_DATE_TIME in Unix seconds)' })
   @ApiEnvelope(LeadV1View)
   @ApiErrors(400, 404)
+  @ApiIdParam('lead_id')
   async detail(@Param('lead_id', IdPipe) leadId: number) {
     return toV1Detail(await this.leads.getLead(leadId));
   }

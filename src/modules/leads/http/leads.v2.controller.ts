@@ -11,7 +11,7 @@ import { CreateLeadV2Dto, UpdateLeadV2Dto } from './dto/lead.dto';
 import { LeadListQueryDto } from './dto/lead-query.dto';
 import { AsyncLeadJobView, LeadV2ListItemView, LeadV2View, presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -69,6 +69,7 @@ export class LeadsV2Controller {
   @ApiOperation({ summary: 'Change the fields sent (customValues, when sent, replaces the whole map, as for orders); data is []' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
+  @ApiIdParam('leadId')
   async update(@Param('leadId', IdPipe) leadId: number, @Body() dto: UpdateLeadV2Dto) {
     await this.leads.updateLead(leadId, toUpdateInput(dto));
   }
@@ -77,6 +78,7 @@ export class LeadsV2Controller {
   @ApiOperation({ summary: 'One lead (v2 shape, without previousLeadId/nextLeadId)' })
   @ApiEnvelope(LeadV2View)
   @ApiErrors(400, 404)
+  @ApiIdParam('leadId')
   async detail(@Param('leadId', IdPipe) leadId: number) {
     return presentLeadV2(await this.leads.getLead(leadId));
   }

@@ -33,7 +33,7 @@ export class OrderView {
   @ApiProperty({ type: [String], example: ['01.01.2027'], description: 'dd.mm.yyyy' }) callHolidayOverrides: string[];
   @ApiProperty() autoDialingEnabled: boolean;
   @ApiProperty() predictiveModeEnabled: boolean;
-  @ApiProperty({ example: 'ru' }) aiDefaultLanguage: string;
+  @ApiProperty({ type: String, nullable: true, example: 'ru' }) aiDefaultLanguage: string | null;
   @ApiProperty() amdDetectionEnabled: boolean;
   @ApiProperty({ example: 'client_is_connected' }) callRecordRule: string;
   @ApiProperty({ example: 'random_without_repetition' }) sipEndpointUsageScheme: string;

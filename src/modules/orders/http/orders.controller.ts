@@ -6,7 +6,7 @@ import { PageQuery } from '../../../common/query';
 import { OrdersService } from '../orders.service';
 import { CreateOrderDto, UpdateOrderDto } from './dto/order.dto';
 import { OrderView, presentOrder } from './order.presenter';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 @ApiTags('orders')
 @ApiKeyErrors()
@@ -29,6 +29,7 @@ export class OrdersController {
   @ApiOperation({ summary: 'Update an order: only the fields sent change; arrays sent replace the stored ones' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
+  @ApiIdParam('orderId')
   async update(@Param('orderId', IdPipe) orderId: number, @Body() dto: UpdateOrderDto) {
     await this.orders.update(orderId, dto);
   }
@@ -37,6 +38,7 @@ export class OrdersController {
   @ApiOperation({ summary: 'One order' })
   @ApiEnvelope(OrderView)
   @ApiErrors(400, 404)
+  @ApiIdParam('orderId')
   async detail(@Param('orderId', IdPipe) orderId: number) {
     return presentOrder(await this.orders.detail(orderId), 'detail');
   }

@@ -6,7 +6,7 @@ import { SipEndpointsService } from '../sip-endpoints.service';
 import { CreateSipEndpointDto, SipEndpointListQuery, UpdateSipEndpointDto } from './dto/sip-endpoint.dto';
 import { SipEndpointView, presentSipEndpoint } from './sip-endpoint.presenter';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** Management of virtual numbers (scope admin). */
 @ApiTags('management: sip endpoints')
@@ -31,6 +31,7 @@ export class SipEndpointsController {
   @ApiOperation({ summary: 'Change the given fields of a virtual number (data: [])' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 409, 413)
+  @ApiIdParam('id')
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateSipEndpointDto): Promise<void> {
     await this.endpoints.updateEndpoint(id, dto);
   }
@@ -48,6 +49,7 @@ export class SipEndpointsController {
   @ApiOperation({ summary: 'Read one virtual number' })
   @ApiEnvelope(SipEndpointView)
   @ApiErrors(400, 404)
+  @ApiIdParam('id')
   async detail(@Param('id', IdPipe) id: number): Promise<SipEndpointView> {
     return presentSipEndpoint(await this.endpoints.getEndpoint(id));
   }

@@ -6,7 +6,7 @@ import { UsersService } from '../users.service';
 import { CreateUserDto, UpdateUserDto, UserListQuery } from './dto/user.dto';
 import { UserView, presentUser } from './user.presenter';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 /** API.md "Users": detail and list (scope api). */
 @ApiTags('users')
@@ -19,6 +19,7 @@ export class UsersV2Controller {
   @ApiOperation({ summary: 'Read one user (data: User)' })
   @ApiEnvelope(UserView)
   @ApiErrors(400, 404)
+  @ApiIdParam('userId')
   async detail(@Param('userId', IdPipe) userId: number): Promise<UserView> {
     return presentUser(await this.users.getUser(userId));
   }
@@ -56,6 +57,7 @@ export class UsersManagementController {
   @ApiOperation({ summary: 'Change the given fields of a user (data: []); null clears a nullable field' })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 409, 413)
+  @ApiIdParam('userId')
   async update(@Param('userId', IdPipe) userId: number, @Body() dto: UpdateUserDto): Promise<void> {
     await this.users.updateUser(userId, dto);
   }

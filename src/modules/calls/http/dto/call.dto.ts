@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
-import { DateRange, DateRangeQuery } from '../../../../common/date-range';
+import { type DateRange, DateRangeQuery } from '../../../../common/date-range';
 import { MAX_IDS_PER_FILTER, PageQuery, PositiveIds } from '../../../../common/query';
 
 const MAX_SECONDS = 7 * 24 * 3600;
@@ -14,16 +14,16 @@ export class RecordCallDto {
   @Length(1, 128)
   platformCallId: string;
 
-  @ApiProperty({ example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) leadId: number;
+  @ApiProperty({ type: 'integer', example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) leadId: number;
 
-  @ApiPropertyOptional({ description: "Must be the lead's order when given", example: 1 })
+  @ApiPropertyOptional({ type: 'integer', description: "Must be the lead's order when given (the demo lead 1 is in order 5)", example: 5 })
   @IsOptional() @IsInt() @Min(1) @Max(INT32_MAX) orderId?: number;
 
-  @ApiPropertyOptional({ description: 'Agent who processed the call; omit or null when none (presented as 0)', example: 3, nullable: true })
+  @ApiPropertyOptional({ type: 'integer', description: 'Agent who processed the call; omit or null when none (presented as 0)', example: 3, nullable: true })
   @IsOptional() @IsInt() @Min(1) @Max(INT32_MAX) userId?: number | null;
 
-  @ApiProperty({ example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) sipEndpointId: number;
-  @ApiProperty({ example: 2, description: 'Call status code (GET /v2/call-status/)' }) @IsInt() @Min(1) @Max(INT32_MAX) statusId: number;
+  @ApiProperty({ type: 'integer', example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) sipEndpointId: number;
+  @ApiProperty({ type: 'integer', example: 2, description: 'Call status id (GET /v2/call-status/)' }) @IsInt() @Min(1) @Max(INT32_MAX) statusId: number;
 
   @ApiPropertyOptional({ enum: ['agent', 'client', 'system'], nullable: true })
   @ValidateIf((o: RecordCallDto) => o.finishInitiator !== null && o.finishInitiator !== undefined)
@@ -32,9 +32,9 @@ export class RecordCallDto {
 
   @ApiProperty({ enum: ['incoming', 'outgoing'] }) @IsIn(['incoming', 'outgoing']) direction: 'incoming' | 'outgoing';
 
-  @ApiProperty({ example: 95 }) @IsInt() @Min(0) @Max(MAX_SECONDS) totalDurationSeconds: number;
-  @ApiProperty({ example: 12 }) @IsInt() @Min(0) @Max(MAX_SECONDS) waitTimeDurationSeconds: number;
-  @ApiProperty({ example: 80 }) @IsInt() @Min(0) @Max(MAX_SECONDS) talkTimeDurationSeconds: number;
+  @ApiProperty({ type: 'integer', example: 95 }) @IsInt() @Min(0) @Max(MAX_SECONDS) totalDurationSeconds: number;
+  @ApiProperty({ type: 'integer', example: 12 }) @IsInt() @Min(0) @Max(MAX_SECONDS) waitTimeDurationSeconds: number;
+  @ApiProperty({ type: 'integer', example: 80 }) @IsInt() @Min(0) @Max(MAX_SECONDS) talkTimeDurationSeconds: number;
 
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() isPredictive?: boolean;
 
@@ -55,16 +55,16 @@ export class RecordCallDto {
 }
 
 export class ListCallsQuery extends PageQuery {
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_IDS_PER_FILTER, description: `Required when orderIds is absent; leadIds[]=1&leadIds[]=2, leadIds=1,2; at most ${MAX_IDS_PER_FILTER}` })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER, description: `Required when orderIds is absent; leadIds[]=1&leadIds[]=2, leadIds=1,2; at most ${MAX_IDS_PER_FILTER}` })
   @PositiveIds()
   leadIds?: number[];
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_IDS_PER_FILTER, description: `Required when leadIds is absent; at most ${MAX_IDS_PER_FILTER}` })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER, example: [1], description: `Required when leadIds is absent; at most ${MAX_IDS_PER_FILTER}` })
   @PositiveIds()
   orderIds?: number[];
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_IDS_PER_FILTER }) @PositiveIds() userIds?: number[];
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_IDS_PER_FILTER }) @PositiveIds() statusIds?: number[];
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER }) @PositiveIds() userIds?: number[];
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER }) @PositiveIds() statusIds?: number[];
 
   /** createdAt[0] / createdAt[1]: documented on the controller. */
   @DateRangeQuery()

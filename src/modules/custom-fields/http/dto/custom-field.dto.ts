@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { Optional } from '../../../../common/presence';
-import { CUSTOM_FIELD_TYPES, CustomFieldType, ESSENCES, Essence } from '../../domain/custom-value';
+import { CUSTOM_FIELD_TYPES, type CustomFieldType, ESSENCES, type Essence } from '../../domain/custom-value';
 
 const INT32_MIN = -INT32_MAX - 1;
 const MAX_OPTIONS = 500;
@@ -25,7 +25,7 @@ export class CustomFieldOptionDto {
   @Length(1, 255)
   title: string;
 
-  @ApiPropertyOptional({ example: 10, default: 100 })
+  @ApiPropertyOptional({ type: 'integer', example: 10, default: 100 })
   @Optional()
   @IsInt()
   @Min(INT32_MIN)
@@ -39,15 +39,15 @@ export class CreateCustomFieldDto {
   @Length(1, 255)
   title: string;
 
-  @ApiProperty({ enum: CUSTOM_FIELD_TYPES })
+  @ApiProperty({ enum: CUSTOM_FIELD_TYPES, example: 'select', description: 'select and multiselect take params (options); the others do not' })
   @IsIn(CUSTOM_FIELD_TYPES)
   type: CustomFieldType;
 
-  @ApiProperty({ enum: ESSENCES })
+  @ApiProperty({ enum: ESSENCES, example: 'leads' })
   @IsIn(ESSENCES)
   essence: Essence;
 
-  @ApiPropertyOptional({ default: 100, description: 'fields are listed by sort, then id' })
+  @ApiPropertyOptional({ type: 'integer', default: 100, example: 100, description: 'fields are listed by sort, then id' })
   @Optional()
   @IsInt()
   @Min(INT32_MIN)
@@ -58,6 +58,10 @@ export class CreateCustomFieldDto {
     type: [CustomFieldOptionDto],
     maxItems: MAX_OPTIONS,
     description: `options: required and non-empty for select and multiselect; absent or [] for other types; at most ${MAX_OPTIONS}`,
+    example: [
+      { code: 'flat', title: 'Квартира', sort: 10 },
+      { code: 'house', title: 'Дом', sort: 20 },
+    ],
   })
   @Optional()
   @IsArray()
@@ -69,25 +73,25 @@ export class CreateCustomFieldDto {
 }
 
 export class UpdateCustomFieldDto {
-  @ApiPropertyOptional({ example: 'Тип недвижимости', maxLength: 255 })
+  @ApiPropertyOptional({ example: 'Интерес', maxLength: 255 })
   @Optional()
   @IsString()
   @Length(1, 255)
   title?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ type: 'integer', example: 70 })
   @Optional()
   @IsInt()
   @Min(INT32_MIN)
   @Max(INT32_MAX)
   sort?: number;
 
-  @ApiPropertyOptional({ enum: CUSTOM_FIELD_TYPES, description: 'immutable: accepted only when equal to the current type, else 400' })
+  @ApiPropertyOptional({ enum: CUSTOM_FIELD_TYPES, example: 'select', description: 'immutable: accepted only when equal to the current type, else 400' })
   @Optional()
   @IsIn(CUSTOM_FIELD_TYPES)
   type?: CustomFieldType;
 
-  @ApiPropertyOptional({ enum: ESSENCES, description: 'immutable: accepted only when equal to the current essence, else 400' })
+  @ApiPropertyOptional({ enum: ESSENCES, example: 'leads', description: 'immutable: accepted only when equal to the current essence, else 400' })
   @Optional()
   @IsIn(ESSENCES)
   essence?: Essence;
@@ -96,6 +100,13 @@ export class UpdateCustomFieldDto {
     type: [CustomFieldOptionDto],
     maxItems: MAX_OPTIONS,
     description: `replaces the options (matched by code); select and multiselect only, non-empty; at most ${MAX_OPTIONS}`,
+    // The demo's select field 7 (Интерес) with its own options.
+    example: [
+      { code: 'flat', title: 'Квартира', sort: 10 },
+      { code: 'house', title: 'Дом', sort: 20 },
+      { code: 'course', title: 'Курс', sort: 30 },
+      { code: 'consultation', title: 'Консультация', sort: 40 },
+    ],
   })
   @Optional()
   @IsArray()

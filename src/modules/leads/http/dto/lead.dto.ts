@@ -4,7 +4,7 @@ import { INT32_MAX } from '../../../../common/id.pipe';
 import { Nullable, Optional } from '../../../../common/presence';
 import { MaxKeys } from '../../../../common/validation';
 import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
-import { LEAD_SOURCES, LEAD_TYPES, LeadSource, LeadType } from '../../domain/lead';
+import { LEAD_SOURCES, LEAD_TYPES, type LeadSource, type LeadType } from '../../domain/lead';
 import { MAX_UTC_OFFSET, MIN_UTC_OFFSET } from '../../domain/utc-offset';
 import { IsPositiveIdLike, IsTextOrJson, IsValuesMap } from './lead-validators';
 
@@ -44,12 +44,13 @@ class LeadFieldsV2 {
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmD?: string;
 
-  @ApiPropertyOptional({ description: 'Priority in the call queue', example: 0 })
+  @ApiPropertyOptional({ type: 'integer', description: 'Priority in the call queue', example: 0 })
   @Optional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
   priority?: number;
 
   @ApiPropertyOptional({
     description: 'Client UTC offset in hours. When missing on create: from the phone country if it has one offset, else the order default.',
+    type: 'integer',
     example: 3,
     minimum: MIN_UTC_OFFSET,
     maximum: MAX_UTC_OFFSET,
@@ -61,7 +62,7 @@ class LeadFieldsV2 {
   @Optional() @IsIn(LEAD_SOURCES)
   source?: LeadSource;
 
-  @ApiPropertyOptional({ description: 'Campaign id in the advertising system named in source', maxLength: 64, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Campaign id in the advertising system named in source', example: 'spring-2026', maxLength: 64, nullable: true })
   @Nullable() @IsString() @MaxLength(64, { message: 'adCampaignId must be at most 64 characters' })
   adCampaignId?: string | null;
 
@@ -73,19 +74,19 @@ class LeadFieldsV2 {
   @Optional() @IsValuesMap() @MaxKeys(MAX_CUSTOM_VALUES, 'values (one per custom field)')
   customValues?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ description: 'Messenger username', maxLength: TEXT })
+  @ApiPropertyOptional({ description: 'Messenger username', example: 'anna_petrova', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   messengerUserName?: string;
 
-  @ApiPropertyOptional({ description: 'Messenger phone (E.164 recommended; normalised when valid)', maxLength: 32 })
+  @ApiPropertyOptional({ description: 'Messenger phone (E.164 recommended; normalised when valid)', example: '+79161234567', maxLength: 32 })
   @Optional() @IsString() @MaxLength(32)
   messengerPhone?: string;
 
-  @ApiPropertyOptional({ description: 'Social network A user id: a positive integer, as a string or a number', example: '123456789' })
+  @ApiPropertyOptional({ type: String, description: 'Social network A user id: a positive integer, as a string or a number', example: '123456789' })
   @Optional() @IsPositiveIdLike()
   socialAId?: string | number;
 
-  @ApiPropertyOptional({ description: 'Social network B login', maxLength: TEXT })
+  @ApiPropertyOptional({ description: 'Social network B login', example: 'anna.petrova', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   socialBLogin?: string;
 }
@@ -99,7 +100,7 @@ export class CreateLeadV2Dto extends LeadFieldsV2 {
   @IsString() @Length(1, 32)
   phone: string;
 
-  @ApiProperty({ example: 1, minimum: 1 })
+  @ApiProperty({ type: 'integer', example: 1, minimum: 1, description: 'The order (campaign) of the lead: GET /v2/order/' })
   @IsInt() @Min(1) @Max(INT32_MAX)
   orderId: number;
 
@@ -107,17 +108,17 @@ export class CreateLeadV2Dto extends LeadFieldsV2 {
   @IsString() @Length(1, 64)
   orderCode: string;
 
-  @ApiPropertyOptional({ description: 'Lead status code; on creation only in-progress statuses (GET /v2/lead-status/). Default: the catalogue default.' })
+  @ApiPropertyOptional({ type: 'integer', example: 1, description: 'Lead status id; on creation only in-progress statuses (GET /v2/lead-status/). Default: the catalogue default.' })
   @Optional() @IsInt() @Min(1) @Max(INT32_MAX)
   statusId?: number;
 }
 
 export class UpdateLeadV2Dto extends LeadFieldsV2 {
-  @ApiPropertyOptional({ description: 'Client phone, E.164 with or without +', maxLength: 32 })
+  @ApiPropertyOptional({ description: 'Client phone, E.164 with or without +', example: '+79161234567', maxLength: 32 })
   @Optional() @IsString() @Length(1, 32)
   phone?: string;
 
-  @ApiPropertyOptional({ description: 'Lead status code (any status of GET /v2/lead-status/); entering a qualified status counts against the order qualifiedLeadsPerDayLimit (409 past it)' })
+  @ApiPropertyOptional({ type: 'integer', example: 1, description: 'Lead status id (any status of GET /v2/lead-status/); entering a qualified status counts against the order qualifiedLeadsPerDayLimit (409 past it)' })
   @Optional() @IsInt() @Min(1) @Max(INT32_MAX)
   statusId?: number;
 }

@@ -45,7 +45,7 @@ const MAX_SCHEDULE_DAYS = 7;
 const OptionalBool = (description?: string) => applyDecorators(ApiPropertyOptional({ type: Boolean, description }), Optional(), IsBoolean());
 
 const IdList = () => applyDecorators(IsArray(), ArrayMaxSize(MAX_IDS), IsInt({ each: true }), Min(1, { each: true }), Max(INT32_MAX, { each: true }));
-const idListDoc = (description: string, example?: number[]): ApiPropertyOptions => ({ type: [Number], maxItems: MAX_IDS, example, description: `${description}; at most ${MAX_IDS}` });
+const idListDoc = (description: string, example: number[] = [1]): ApiPropertyOptions => ({ type: 'integer', isArray: true, maxItems: MAX_IDS, example, description: `${description}; at most ${MAX_IDS}` });
 
 const PositiveInt = () => applyDecorators(IsInt(), Min(1), Max(INT32_MAX));
 
@@ -139,17 +139,17 @@ export class OrderFieldsDto {
   @OptionalBool('agents see lead contacts')
   showLeadContactsToAgent?: boolean;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'call attempt interval group; must exist; on create defaults to the default group' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 1, description: 'call attempt interval group; must exist; on create defaults to the default group' })
   @Optional()
   @PositiveInt()
   callAttemptGroupId?: number;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, description: 'max qualified leads per day; null = no limit' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1, example: 50, description: 'max qualified leads per day; null = no limit' })
   @Nullable()
   @PositiveInt()
   qualifiedLeadsPerDayLimit?: number | null;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'call scenario; must exist' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 1, description: 'call scenario; must exist' })
   @Optional()
   @PositiveInt()
   callScenarioId?: number;
@@ -196,9 +196,11 @@ export class OrderFieldsDto {
   transferNumbers?: TransferNumberDto[];
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: MIN_UTC_OFFSET,
     maximum: MAX_UTC_OFFSET,
     default: 0,
+    example: 3,
     description: 'extension: UTC offset (hours) used for leads without one and for the order day; default 0',
   })
   @Optional()
@@ -230,13 +232,17 @@ export class CreateOrderDto extends OrderFieldsDto {
 }
 
 export class UpdateOrderDto extends OrderFieldsDto {
-  @ApiPropertyOptional({ maxLength: 255 })
+  // The example is the demo order 1's own code, so "Try it out" on order 1 does not clash with another order's code.
+  @ApiPropertyOptional({ example: 'novostroyki-moskvy', maxLength: 64, description: 'a-z, 0-9, - and _, up to 64; unique (409 when another order has it)' })
+  declare code?: string;
+
+  @ApiPropertyOptional({ example: 'ГК «Северный квартал»: квалификация лидов на новостройки', maxLength: 255 })
   @Optional()
   @IsString()
   @Length(1, 255)
   serviceTitle?: string;
 
-  @ApiPropertyOptional({ maxLength: 255 })
+  @ApiPropertyOptional({ example: 'Новостройки Москвы', maxLength: 255 })
   @Optional()
   @IsString()
   @Length(1, 255)

@@ -7,7 +7,7 @@ import { MAX_NUMBER_INPUT_LENGTH, MAX_TITLE_LENGTH } from '../../domain/sip-endp
 const NOT_BLANK = /\S/;
 
 export class CreateSipEndpointDto {
-  @ApiProperty({ example: '+74951234567', description: 'international number, with or without +; stored as E.164 with +; unique' })
+  @ApiProperty({ example: '+74957654321', description: 'international number, with or without +; stored as E.164 with +; unique (409 when it exists)' })
   @IsString()
   @MaxLength(MAX_NUMBER_INPUT_LENGTH)
   number: string;
@@ -25,7 +25,7 @@ export class CreateSipEndpointDto {
 }
 
 export class UpdateSipEndpointDto {
-  @ApiPropertyOptional({ example: '+74951234567', description: 'international number, with or without +; unique' })
+  @ApiPropertyOptional({ example: '+74951234567', description: 'international number, with or without +; unique (409 when another endpoint has it); the example is the demo endpoint 1 number' })
   @Optional()
   @IsString()
   @MaxLength(MAX_NUMBER_INPUT_LENGTH)

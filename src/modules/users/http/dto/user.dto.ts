@@ -23,14 +23,14 @@ import {
   ACCESS_GROUP_VALUES,
   AUTO_ANSWER_MAX,
   AUTO_ANSWER_MIN,
-  AccessGroup,
-  AccessGroupValue,
+  type AccessGroup,
+  type AccessGroupValue,
   LANGUAGE_CODES,
-  LanguageCode,
+  type LanguageCode,
   NOTIFICATION_PRIORITIES,
-  NotificationPriority,
+  type NotificationPriority,
   PHONE_MODES,
-  PhoneMode,
+  type PhoneMode,
   parseUserDateTime,
 } from '../../domain/user';
 
@@ -84,7 +84,7 @@ class UserFieldsDto {
   @IsIn(LANGUAGE_CODES, { each: true })
   languageSkillsCode?: LanguageCode[];
 
-  @ApiPropertyOptional({ minimum: AUTO_ANSWER_MIN, maximum: AUTO_ANSWER_MAX, default: 0, description: '-1 instant, 0 disabled, 1..10 seconds' })
+  @ApiPropertyOptional({ type: 'integer', minimum: AUTO_ANSWER_MIN, maximum: AUTO_ANSWER_MAX, default: 0, description: '-1 instant, 0 disabled, 1..10 seconds' })
   @Optional()
   @IsInt()
   @Min(AUTO_ANSWER_MIN)
@@ -96,7 +96,7 @@ class UserFieldsDto {
   @IsIn(PHONE_MODES)
   phoneMode?: PhoneMode;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: 'http(s) URL; null = placeholder image' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'https://cdn.example.com/avatars/anna.png', description: 'http(s) URL; null = placeholder image' })
   @Nullable()
   @IsString()
   @MaxLength(500)
@@ -108,7 +108,7 @@ class UserFieldsDto {
   @IsBoolean()
   telegramNotificationsEnabled?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64, example: '401100299' })
   @Nullable()
   @IsString()
   @Length(1, 64)
@@ -149,7 +149,8 @@ export class CreateUserDto extends UserFieldsDto {
 }
 
 export class UpdateUserDto extends UserFieldsDto {
-  @ApiPropertyOptional({ maxLength: 254, example: 'anna.smirnova@example.com', description: 'unique, case-insensitively' })
+  // User 1's own address in the demo, so "Try it out" on user 1 does not take another user's e-mail (409).
+  @ApiPropertyOptional({ maxLength: 254, example: 'olga.ivanova@callcenter.example', description: 'unique, case-insensitively (409 when another user has it)' })
   @Optional()
   @IsString()
   @MaxLength(254)
