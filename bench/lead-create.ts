@@ -1,57 +1,166 @@
 import type autocannon from 'autocannon';
-import { load, LoadResult, table } from './support/load';
-import { machine, startBenchApp, startBenchDatabase } from './support/bench-app';
+import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { Pool } from 'pg';
+import { startChild } from './support/child';
+import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
+import { LoadTarget, MeasuredLoad, mdRow, measuredLoad, SECONDS } from './support/measured-load';
+import { ProfileSummary, summariseProfile } from './support/profile-summary';
+import { BenchSection, RESULTS_DIR } from './support/report';
+import os from 'node:os';
 
 /**
- * A burst of leads from an ad campaign: 20 connections posting new leads for 8 s each way.
- * Sync create (lead committed before the answer), sync with Idempotency-Key, async create (job
- * durably queued before the answer), then how fast the workers drain the queued jobs.
- * Baseline: the liveness probe on the same instance.
+ * A burst of leads from an ad campaign against the bare baselines, in one run on one cluster,
+ * 50 connections (bench/support/measured-load.ts):
+ * - bare Express 5 + pg (bench/support/bare-server.ts): a single-row INSERT and a SELECT by id;
+ *   the service's own create and detail statements on its schema, no framework;
+ * - the service (bench/support/app-server.ts): sync create, with Idempotency-Key, async accept
+ *   (then the workers' drain), detail.
+ * One create in ten repeats a phone sent five creates earlier (a duplicate to link). Per load:
+ * CPU time per request of the server process and of PostgreSQL, and the costliest statements;
+ * then a CPU profile of each server under the create load (summarised by layer).
  */
-export async function leadCreateBench(): Promise<void> {
-  const db = await startBenchDatabase();
-  const app = await startBenchApp(db.url, { WORKERS: process.env.BENCH_WORKERS ?? '2', API_KEY_CACHE_TTL_MS: '5000' });
-  const rows: LoadResult[] = [];
-  let drain = '';
+
+interface Ready {
+  url: string;
+  apiKey?: string;
+}
+
+type Rows = Record<string, MeasuredLoad>;
+
+export async function leadCreateBench(): Promise<BenchSection> {
+  const cluster = await startBenchCluster();
+  const db = await createBenchDatabase(cluster);
+  const machine = await describeMachine(db.url);
+  const pool = new Pool({ connectionString: db.url, max: 2 });
+  const appEnv = { WORKERS: process.env.BENCH_WORKERS ?? '2', API_KEY_CACHE_TTL_MS: '5000' };
+  const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify(appEnv) });
+  const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
+  const rows: Rows = {};
+  let drain = { leads: 0, failed: 0, seconds: 0, perSecond: 0 };
+  const profiles: Record<string, ProfileSummary> = {};
   try {
-    await app.seed();
-    const order: { id: number; code: string }[] = await app.ds.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`);
-    if (!order.length) throw new Error('no order: the bench app should have seeded the demo dataset');
+    await app.call('seed');
+    const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
+    const appTarget: LoadTarget = { pid: app.pid, cluster, databaseUrl: db.url };
+    const bareTarget: LoadTarget = { pid: bare.pid, cluster, databaseUrl: db.url };
     let seq = 0;
-    const body = () =>
-      JSON.stringify({ leadType: 'straight', phone: `+7916${String(1_000_000 + (seq++ % 8_999_999)).padStart(7, '0')}`, orderId: order[0].id, orderCode: order[0].code, name: 'Bench' });
-    const post = (path: string, idempotent = false): autocannon.Options => ({
-      url: `${app.url}${path}`,
+    // Every tenth create repeats the phone of the create five before it: a duplicate to link.
+    const phone = () => {
+      const n = seq++;
+      const k = n % 10 === 9 ? n - 5 : n;
+      return `+7916${String(1_000_000 + (k % 8_999_999)).padStart(7, '0')}`;
+    };
+    const body = () => JSON.stringify({ leadType: 'straight', phone: phone(), orderId: order.id, orderCode: order.code, name: 'Bench' });
+    const post = (base: string, p: string, headers: Record<string, string> = {}, idempotent = false): autocannon.Options => ({
+      url: `${base}${p}`,
       requests: [
         {
           method: 'POST',
           setupRequest: (req: autocannon.Request) => ({
             ...req,
-            headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey, ...(idempotent ? { 'idempotency-key': `bench-${seq}` } : {}) },
+            headers: { 'content-type': 'application/json', ...headers, ...(idempotent ? { 'idempotency-key': `bench-${seq}` } : {}) },
             body: body(),
           }),
         },
       ],
     });
-    rows.push(await load('GET /health/live (baseline)', { url: `${app.url}/health/live` }));
-    rows.push(await load('POST /v2/lead/create/', post('/v2/lead/create/')));
-    rows.push(await load('POST /v2/lead/create/ + Idempotency-Key', post('/v2/lead/create/', true)));
-    const before: { n: number }[] = await app.ds.query(`SELECT count(*)::int AS n FROM lead`);
+    const idRange = async (table: string) => (await pool.query(`SELECT min(id) AS lo, max(id) AS hi FROM ${table}`)).rows[0] as { lo: number; hi: number };
+    const get = (base: string, prefix: string, ids: { lo: number; hi: number }, headers: Record<string, string> = {}): autocannon.Options => ({
+      url: base,
+      requests: [{ method: 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }) }],
+    });
+    const key = { 'x-api-key': app.ready.apiKey! };
+
+    // JIT and pools warm, tables past their first pages.
+    await measuredLoad('warm-up', { ...post(app.ready.url, '/v2/lead/create/', key), duration: 3 }, appTarget);
+    await measuredLoad('warm-up', { ...post(bare.ready.url, '/lead'), duration: 3 }, bareTarget);
+    await measuredLoad('warm-up', { ...post(bare.ready.url, '/insert'), duration: 3 }, bareTarget);
+
+    rows.bareInsert = await measuredLoad('bare: single-row INSERT', post(bare.ready.url, '/insert'), bareTarget);
+    rows.bareCreate = await measuredLoad("bare: the service's create SQL", post(bare.ready.url, '/lead'), bareTarget);
+    rows.create = await measuredLoad('POST /v2/lead/create/', post(app.ready.url, '/v2/lead/create/', key), appTarget);
+    rows.createIdem = await measuredLoad('POST /v2/lead/create/ + Idempotency-Key', post(app.ready.url, '/v2/lead/create/', key, true), appTarget);
+
+    const count = async (sql: string) => Number((await pool.query(sql)).rows[0].n);
+    const before = await count(`SELECT count(*) AS n FROM lead`);
     const started = Date.now();
-    rows.push(await load('POST /v2/lead/create-async/', post('/v2/lead/create-async/')));
-    for (;;) {
-      const left: { n: number }[] = await app.ds.query(`SELECT count(*)::int AS n FROM lead_async_job WHERE state = 'queued'`);
-      if (left[0].n === 0 || Date.now() - started > 300_000) break;
+    rows.async = await measuredLoad('POST /v2/lead/create-async/ (accepted)', post(app.ready.url, '/v2/lead/create-async/', key), appTarget);
+    while ((await count(`SELECT count(*) AS n FROM lead_async_job WHERE state = 'queued'`)) > 0 && Date.now() - started < 600_000) {
       await new Promise((r) => setTimeout(r, 250));
     }
-    const after: { n: number }[] = await app.ds.query(`SELECT count(*)::int AS n FROM lead`);
-    const failed: { n: number }[] = await app.ds.query(`SELECT count(*)::int AS n FROM lead_async_job WHERE state = 'failed'`);
     const seconds = (Date.now() - started) / 1000;
-    drain = `async jobs: ${after[0].n - before[0].n} leads created by the workers, ${failed[0].n} failed, accepted and drained in ${seconds.toFixed(1)} s ` +
-      `(${Math.round((after[0].n - before[0].n) / seconds)} leads/s end to end)`;
+    const made = (await count(`SELECT count(*) AS n FROM lead`)) - before;
+    drain = { leads: made, failed: await count(`SELECT count(*) AS n FROM lead_async_job WHERE state = 'failed'`), seconds, perSecond: Math.round(made / seconds) };
+
+    const items = await idRange('bare_item');
+    const leads = await idRange('lead');
+    rows.bareSelect = await measuredLoad('bare: SELECT by id', get(bare.ready.url, '/item/', items), bareTarget);
+    rows.bareDetail = await measuredLoad("bare: the service's detail SQL", get(bare.ready.url, '/lead/', leads), bareTarget);
+    rows.detail = await measuredLoad('GET /v2/lead/detail/{id}/', get(app.ready.url, '/v2/lead/detail/', leads, key), appTarget);
+
+    // Profiles last: the profiler slows the process it samples.
+    const dir = path.join(RESULTS_DIR, 'profiles');
+    await mkdir(dir, { recursive: true });
+    for (const [name, child, target, options] of [
+      ['service-create', app, appTarget, post(app.ready.url, '/v2/lead/create/', key)],
+      ['bare-create', bare, bareTarget, post(bare.ready.url, '/lead')],
+    ] as const) {
+      await child.call('profile-start');
+      const loadRun = await measuredLoad(`profile ${name}`, options, target);
+      const file = await child.call<string>('profile-stop', path.join(dir, `${process.env.BENCH_LABEL ?? 'run'}-${name}.cpuprofile`));
+      profiles[name] = await summariseProfile(file, loadRun.requests);
+    }
   } finally {
-    await app.close();
-    await db.close();
+    await app.stop();
+    await bare.stop();
+    await pool.end();
+    await db.drop();
+    await cluster.stop();
   }
-  console.log(`\nlead-create on ${machine()}\n${table(rows, rows[0])}\n${drain}`);
+  machine.loadEnd = os.loadavg()[0];
+  return { bench: 'lead-create', machine, markdown: markdown(rows, drain, profiles), data: { rows, drain, profiles } };
+}
+
+function markdown(r: Rows, drain: { leads: number; failed: number; seconds: number; perSecond: number }, profiles: Record<string, ProfileSummary>): string {
+  const ratio = (a: MeasuredLoad | undefined, b: MeasuredLoad | undefined) => (a && b ? `${(a.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x` : '');
+  const lines = [
+    `50 connections, ${SECONDS} s per load. CPU ms per request: the server process (all threads) and the whole PostgreSQL cluster.`,
+    '',
+    mdRow(['Path', 'req/s', 'p50 ms', 'p99 ms', 'errors / non-2xx', 'server CPU ms', 'PostgreSQL CPU ms', 'vs bare single-row', "vs bare, service's SQL"]),
+    mdRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  const line = (x: MeasuredLoad | undefined, single?: MeasuredLoad, own?: MeasuredLoad) =>
+    x &&
+    lines.push(
+      mdRow([x.name, x.requestsPerSecond, x.p50Ms, x.p99Ms, `${x.errors} / ${x.non2xx}`, x.serverCpuMs ?? '', x.postgresCpuMs ?? '', ratio(x, single), ratio(x, own)]),
+    );
+  line(r.bareInsert);
+  line(r.bareCreate, r.bareInsert);
+  line(r.create, r.bareInsert, r.bareCreate);
+  line(r.createIdem, r.bareInsert, r.bareCreate);
+  line(r.async, r.bareInsert, r.bareCreate);
+  line(r.bareSelect);
+  line(r.bareDetail, r.bareSelect);
+  line(r.detail, r.bareSelect, r.bareDetail);
+  lines.push(
+    '',
+    `Async: ${drain.leads} leads created by the workers (${drain.failed} failed), accepted and drained in ${drain.seconds.toFixed(1)} s: ` +
+      `${drain.perSecond} leads/s end to end (${r.create ? (drain.perSecond / r.create.requestsPerSecond).toFixed(2) : '?'}x the sync create rate).`,
+  );
+  for (const key of ['create', 'bareCreate', 'detail'] as const) {
+    const x = r[key];
+    if (!x?.statements.length) continue;
+    lines.push('', `Statements of "${x.name}" (pg_stat_statements; nested = inside a function or trigger), per request:`, '');
+    lines.push(mdRow(['calls', 'ms', 'level', 'statement']), mdRow(['---:', '---:', '---', '---']));
+    for (const s of x.statements.slice(0, 10)) lines.push(mdRow([s.callsPerRequest, s.msPerRequest, s.toplevel ? 'top' : 'nested', `\`${s.query.replace(/\|/g, '\\|')}\``]));
+  }
+  for (const [name, p] of Object.entries(profiles)) {
+    lines.push('', `CPU profile, ${name} under load: ${p.busyMsPerRequest} ms of JavaScript thread per request. Layers on the stack (inclusive, they nest):`, '');
+    lines.push(mdRow(['layer', 'ms/request']), mdRow(['---', '---:']));
+    for (const l of p.layers) lines.push(mdRow([l.layer, l.msPerRequest]));
+    lines.push('', 'Self time by package:', '', mdRow(['where', 'ms/request']), mdRow(['---', '---:']));
+    for (const s of p.selfByPackage) lines.push(mdRow([s.where, s.msPerRequest]));
+  }
+  return lines.join('\n');
 }

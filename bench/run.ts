@@ -1,28 +1,40 @@
 import { authCacheBench } from './auth-cache';
-import { callsListBench } from './calls-list';
 import { leadCreateBench } from './lead-create';
-import { leadsListBench } from './leads-list';
+import { listsBench } from './lists';
 import { observabilityBench } from './observability';
 import { rateLimitBench } from './rate-limit';
+import { BenchSection, writeResults } from './support/report';
 
-/** npm run bench -- <name>: benchmarks that report ratios against a baseline measured in the same run. */
-const BENCHES: Record<string, () => Promise<void>> = {
-  'auth-cache': authCacheBench,
-  'leads-list': leadsListBench,
+/**
+ * npm run bench [-- <name>...]: benchmarks that report ratios against baselines measured in the
+ * same run. Without names, the set of issue 9 (lead create against bare Express + pg, lead and
+ * call lists at 10k and 1M rows); its results go to bench/results/ as JSON and Markdown.
+ */
+const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   'lead-create': leadCreateBench,
-  'calls-list': callsListBench,
+  lists: () => listsBench(['leads', 'calls']),
+  'leads-list': () => listsBench(['leads']),
+  'calls-list': () => listsBench(['calls']),
+  'auth-cache': authCacheBench,
   'rate-limit': rateLimitBench,
   observability: observabilityBench,
 };
+const DEFAULT = ['lead-create', 'lists'];
 
 async function main(): Promise<void> {
   const names = process.argv.slice(2);
-  const selected = names.length ? names : Object.keys(BENCHES);
+  const selected = names.length ? names : DEFAULT;
+  const sections: BenchSection[] = [];
   for (const name of selected) {
     const bench = BENCHES[name];
     if (!bench) throw new Error(`unknown bench ${name}; known: ${Object.keys(BENCHES).join(', ')}`);
-    await bench();
+    const section = await bench();
+    if (section) {
+      sections.push(section);
+      console.log(`\n## ${section.bench}\n\n${section.markdown}`);
+    }
   }
+  if (sections.length) console.log(`\nresults: ${(await writeResults(sections)).join(', ')}`);
   process.exit(0);
 }
 
