@@ -39,6 +39,25 @@ describe('CounterSet', () => {
     expect(() => leads.statsQuery({ keys: { user_id: [1] } })).toThrow();
   });
 
+  it('reads the rollup over a dimension when the filter leaves it open, the counters per key otherwise, and deltas always', () => {
+    const set = new CounterSet({ name: 'x_count', table: 'x', dimensions: ['a', 'b'], rollup: 'a', timeColumn: 'at', idColumn: 'id' });
+    const from = new Date('2026-11-20T10:30:00Z');
+    const to = new Date('2026-11-22T10:30:00Z');
+    for (const range of [{}, { from, to }]) {
+      const open = norm(set.statsQuery({ keys: { b: [1] }, ...range }).sql);
+      expect(open).toMatch(/FROM x_count_rollup_(total|hour)/);
+      expect(open).not.toMatch(/FROM x_count_(total|hour|day) /);
+      expect(open).toContain('FROM x_count_delta');
+      const keyed = norm(set.statsQuery({ keys: { a: [5], b: [1] }, ...range }).sql);
+      expect(keyed).not.toContain('rollup');
+    }
+    const ddl = set.rollupSchema().map(norm);
+    expect(ddl.filter((s) => s.startsWith('CREATE TRIGGER'))).toHaveLength(9);
+    expect(ddl).toContain('INSERT INTO x_count_rollup_day (b, day, n, min_id, max_id) SELECT b, day, sum(n), min(min_id), max(max_id) FROM x_count_day GROUP BY b, day');
+    expect(set.dropRollupSchema()).toHaveLength(21);
+    expect(() => new CounterSet({ name: 'y', table: 'y', dimensions: ['a'], rollup: 'a', timeColumn: 't', idColumn: 'id' })).toThrow();
+  });
+
   it('drops what it creates, triggers first', () => {
     const drops = leads.dropSchema();
     expect(drops[0]).toBe('DROP TRIGGER lead_count_ins ON lead');

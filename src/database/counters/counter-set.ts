@@ -37,6 +37,11 @@ export interface CounterSpec {
   timeColumn: string;
   /** The row id (int, unique): what the id bounds bound and the update trigger joins on. */
   idColumn: string;
+  /**
+   * A dimension also counted as a whole (`rollupSchema`): filters that leave it open read sums
+   * over its values instead of one counter row per value.
+   */
+  rollup?: string;
 }
 
 /** Key values to match, per dimension (absent or empty: any value). */
@@ -64,6 +69,9 @@ export class CounterSet {
       if (!IDENT.test(id)) throw new Error(`counter set ${spec.name}: bad identifier ${id}`);
     }
     for (const n of spec.nullable ?? []) if (!spec.dimensions.includes(n)) throw new Error(`counter set ${spec.name}: ${n} is not a dimension`);
+    if (spec.rollup !== undefined && (!spec.dimensions.includes(spec.rollup) || spec.dimensions.length < 2)) {
+      throw new Error(`counter set ${spec.name}: the rollup ${spec.rollup} must be one of two or more dimensions`);
+    }
     this.spec = spec;
   }
 
@@ -187,6 +195,76 @@ export class CounterSet {
       SELECT ${this.dims}, ${this.hourOf}(${ts}), count(*), min(${id}), max(${id}) FROM ${table} ${whereOf(this.counted())} GROUP BY ${this.groupByKeyAndHour}`;
   }
 
+  /**
+   * DDL of the rollups (migration `up`, after `schema()`): `<name>_rollup_hour`, `_day` and
+   * `_total` count the rows per key without the `rollup` dimension, so a filter that leaves it
+   * open sums a few rows per bucket instead of one per value (a createdAt range over all orders
+   * at 1M leads read 42k day rows, 24 ms). Statement triggers on the counters keep them: every
+   * change folded into a counter row is folded into its rollup in the same statement, whichever
+   * compactor (of whatever version) folds, so the rollups always equal the sums of the counters.
+   * Their id bounds only widen (until the bucket empties): still bounds of every counted id.
+   * Day rows are read by index-only scans (the key INCLUDEs the counts, as for the day counters).
+   */
+  rollupSchema(): string[] {
+    const { name, rollup } = this.spec;
+    if (rollup === undefined) throw new Error(`counter set ${name} has no rollup`);
+    const rest = this.spec.dimensions.filter((d) => d !== rollup);
+    const keyCols = rest.map((d) => `${d} int NOT NULL,`).join('\n        ');
+    const ddl: string[] = [];
+    for (const bucket of ['hour', 'day', null] as const) {
+      const level = bucket ?? 'total';
+      const key = [...rest, ...(bucket ? [bucket] : [])].join(', ');
+      const counters = `${name}_${level}`;
+      const target = `${name}_rollup_${level}`;
+      ddl.push(`
+      CREATE TABLE ${target} (
+        ${keyCols}${bucket ? `\n        ${bucket} timestamptz NOT NULL,` : ''}
+        n bigint NOT NULL,
+        min_id int,
+        max_id int,
+        PRIMARY KEY (${key})${bucket === 'day' ? ' INCLUDE (n, min_id, max_id)' : ''}
+      )`);
+      // Adds n to a rollup row, widening its bounds, or clearing them once it counts nothing.
+      const fold = (select: string) => `
+        INSERT INTO ${target} AS r (${key}, n, min_id, max_id)
+        ${select}
+        ON CONFLICT (${key}) DO UPDATE SET n = r.n + EXCLUDED.n,
+          min_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE least(r.min_id, EXCLUDED.min_id) END,
+          max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END;`;
+      const sameRow = [...this.spec.dimensions, ...(bucket ? [bucket] : [])].map((c) => `w.${c} = o.${c}`).join(' AND ');
+      const bodies: Record<'ins' | 'upd' | 'del', string> = {
+        ins: fold(`SELECT ${key}, sum(n), min(min_id), max(max_id) FROM new_rows GROUP BY ${key}`),
+        upd: fold(
+          `SELECT ${[...rest, ...(bucket ? [bucket] : [])].map((c) => `w.${c}`).join(', ')}, sum(w.n - o.n), min(w.min_id), max(w.max_id)
+           FROM new_rows w JOIN old_rows o ON ${sameRow} GROUP BY ${[...rest, ...(bucket ? [bucket] : [])].map((c) => `w.${c}`).join(', ')}`,
+        ),
+        del: fold(`SELECT ${key}, -sum(n), NULL::int, NULL::int FROM old_rows GROUP BY ${key}`),
+      };
+      for (const [event, body] of Object.entries(bodies) as ['ins' | 'upd' | 'del', string][]) {
+        ddl.push(`
+      CREATE FUNCTION ${target}_on_${event}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN${body}
+        RETURN NULL;
+      END $$`);
+        const referencing = { ins: 'NEW TABLE AS new_rows', upd: 'OLD TABLE AS old_rows NEW TABLE AS new_rows', del: 'OLD TABLE AS old_rows' }[event];
+        const on = { ins: 'INSERT', upd: 'UPDATE', del: 'DELETE' }[event];
+        ddl.push(`CREATE TRIGGER ${target}_${event} AFTER ${on} ON ${counters} REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${target}_on_${event}()`);
+      }
+      // The counters already folded, counted once (migration `up`: creating the triggers locked the compactor out).
+      ddl.push(`INSERT INTO ${target} (${key}, n, min_id, max_id) SELECT ${key}, sum(n), min(min_id), max(max_id) FROM ${counters} GROUP BY ${key}`);
+    }
+    return ddl;
+  }
+
+  /** DDL removing what `rollupSchema()` made (migration `down`). */
+  dropRollupSchema(): string[] {
+    const { name } = this.spec;
+    return ['hour', 'day', 'total'].flatMap((level) => [
+      ...['ins', 'upd', 'del'].flatMap((e) => [`DROP TRIGGER ${name}_rollup_${level}_${e} ON ${name}_${level}`, `DROP FUNCTION ${name}_rollup_${level}_on_${e}()`]),
+      `DROP TABLE ${name}_rollup_${level}`,
+    ]);
+  }
+
   /** DDL removing what `schema()` made (migration `down`). */
   dropSchema(): string[] {
     const { name, table } = this.spec;
@@ -223,8 +301,11 @@ export class CounterSet {
    * bucket the filter touches (a superset of the matches).
    */
   statsQuery(filter: CounterFilter): { sql: string; params: unknown[] } {
-    const { name, table, timeColumn: ts } = this.spec;
-    for (const k of Object.keys(filter.keys)) if (!this.spec.dimensions.includes(k)) throw new Error(`counter set ${name} has no dimension ${k}`);
+    const { name: set, table, timeColumn: ts, rollup } = this.spec;
+    for (const k of Object.keys(filter.keys)) if (!this.spec.dimensions.includes(k)) throw new Error(`counter set ${set} has no dimension ${k}`);
+    // Compacted counts from the rollups when the filter leaves the rolled-up dimension open; deltas always per key.
+    const name = rollup !== undefined && !filter.keys[rollup]?.length ? `${set}_rollup` : set;
+    const delta = `${set}_delta`;
     const from = filter.from ?? null;
     const to = filter.to ?? null;
     const plan = planCount(from, to);
@@ -233,7 +314,7 @@ export class CounterSet {
       const a = whereOf(this.keyConditions(p, filter));
       const sql = `SELECT coalesce(sum(n), 0)::bigint AS n, min(min_id) AS lo, max(max_id) AS hi FROM (
                SELECT n, min_id, max_id FROM ${name}_total ${a}
-               UNION ALL SELECT n, min_id, max_id FROM ${name}_delta ${a}) c`;
+               UNION ALL SELECT n, min_id, max_id FROM ${delta} ${a}) c`;
       return { sql, params: p.values };
     }
     // Every bucket the range touches contributes its id bounds; only whole hours and days its count.
@@ -247,7 +328,7 @@ export class CounterSet {
     if (days) hourConds.push(`NOT (${within('hour', days).join(' AND ')})`);
     const parts = [`SELECT n, min_id, max_id, ${whole} AS whole FROM ${name}_hour ${whereOf(hourConds)}`];
     if (days) parts.push(`SELECT n, min_id, max_id, true FROM ${name}_day ${whereOf([...this.keyConditions(p, filter), ...within('day', days)])}`);
-    parts.push(`SELECT n, min_id, max_id, ${whole} FROM ${name}_delta ${whereOf([...this.keyConditions(p, filter), ...touched('hour')])}`);
+    parts.push(`SELECT n, min_id, max_id, ${whole} FROM ${delta} ${whereOf([...this.keyConditions(p, filter), ...touched('hour')])}`);
     const edges: string[] = [];
     if (plan.kind === 'exact') edges.push(`(${ts} >= ${p.add(plan.from)} AND ${ts} <= ${p.add(plan.to)})`);
     else {
@@ -285,8 +366,11 @@ export class CounterSet {
       const [{ locked }]: { locked: boolean }[] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtextextended('${this.lockKey}', 0)) AS locked`);
       if (!locked) return 0;
       const rows: { moved: number }[] = await m.query(
+        // The batch is a range of ids below a cut found first: `id IN (SELECT ... LIMIT)` was planned
+        // as a nested loop over the whole delta table when its statistics predated a bulk insert
+        // (28 minutes for 50k deltas in the lists bench); a range has no such plan.
         `WITH moved AS (
-           DELETE FROM ${name}_delta WHERE id IN (SELECT id FROM ${name}_delta ORDER BY id LIMIT $1)
+           DELETE FROM ${name}_delta WHERE id <= (SELECT max(id) FROM (SELECT id FROM ${name}_delta ORDER BY id LIMIT $1) batch)
            RETURNING ${dims}, hour, n, min_id, max_id
          ), hours AS (
            INSERT INTO ${name}_hour AS c (${dims}, hour, n, min_id, max_id)

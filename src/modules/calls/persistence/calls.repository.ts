@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { IdBounds, idBoundConditions } from '../../../database/counters/counted-page';
+import { IdBounds, PageKey, pageIdsQuery } from '../../../database/counters/counted-page';
 import { CountStats } from '../../../database/counters/counter-set';
 import { SqlParams, whereOf } from '../../../database/counters/sql-params';
 import { CallOutcome } from '../domain/after-call';
@@ -69,16 +69,31 @@ const CALL_COLUMNS = `
   talk_time_duration_seconds AS "talkTimeDurationSeconds", is_predictive AS "isPredictive",
   client_phone AS "clientPhone", has_records AS "hasRecords", created_at AS "createdAt"`;
 
-/** The filter as conditions on `call`. */
-function conditions(p: SqlParams, f: CallFilter): string[] {
+/** The filter as conditions on `call` (columns prefixed with `alias`), less the columns in `skip`. */
+function conditions(p: SqlParams, f: CallFilter, alias = '', skip: readonly string[] = []): string[] {
   const conds: string[] = [];
-  if (f.leadIds?.length) conds.push(`lead_id = ANY(${p.add(f.leadIds)}::int[])`);
-  if (f.orderIds?.length) conds.push(`order_id = ANY(${p.add(f.orderIds)}::int[])`);
-  if (f.userIds?.length) conds.push(`user_id = ANY(${p.add(f.userIds)}::int[])`);
-  if (f.statusIds?.length) conds.push(`status_id = ANY(${p.add(f.statusIds)}::int[])`);
-  if (f.from) conds.push(`created_at >= ${p.add(f.from)}`);
-  if (f.to) conds.push(`created_at <= ${p.add(f.to)}`);
+  const add = (column: string, sql: () => string) => void (!skip.includes(column) && conds.push(`${alias}${column}${sql()}`));
+  if (f.leadIds?.length) add('lead_id', () => ` = ANY(${p.add(f.leadIds)}::int[])`);
+  if (f.orderIds?.length) add('order_id', () => ` = ANY(${p.add(f.orderIds)}::int[])`);
+  if (f.userIds?.length) add('user_id', () => ` = ANY(${p.add(f.userIds)}::int[])`);
+  if (f.statusIds?.length) add('status_id', () => ` = ANY(${p.add(f.statusIds)}::int[])`);
+  if (f.from) conds.push(`${alias}created_at >= ${p.add(f.from)}`);
+  if (f.to) conds.push(`${alias}created_at <= ${p.add(f.to)}`);
   return conds;
+}
+
+/**
+ * The keys a call page is read by (see pageIdsQuery): the leads' calls through (lead_id, id) when
+ * leadIds are given (a lead has a few calls), else each order's calls through (order_id, id), or
+ * each (order, agent)'s through (order_id, user_id, id). Statuses stay a condition: a status is
+ * seldom rarer than one call in ten, so a page reads a few pages of entries at most.
+ */
+function pageKeys(f: CallFilter): PageKey[] {
+  if (f.leadIds?.length) return [{ column: 'lead_id', values: f.leadIds }];
+  return [
+    { column: 'order_id', values: f.orderIds ?? [] },
+    { column: 'user_id', values: f.userIds ?? [] },
+  ];
 }
 
 @Injectable()
@@ -90,11 +105,12 @@ export class CallsRepository {
     return rows[0] ?? null;
   }
 
-  /** One page ordered by id; `ids` (from `stats`) confines it to the id range the matches occupy. */
+  /** One page ordered by id, read per lead, order or (order, agent) (pageKeys), confined to `ids` (from `stats`). */
   async listPage(db: Queryable, filter: CallFilter, offset: number, limit: number, ids?: IdBounds): Promise<CallRow[]> {
     const p = new SqlParams();
-    const conds = [...conditions(p, filter), ...idBoundConditions(p, ids, 'id')];
-    return db.query(`SELECT ${CALL_COLUMNS} FROM call ${whereOf(conds)} ORDER BY id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`, p.values);
+    const keys = pageKeys(filter);
+    const page = pageIdsQuery(p, { table: 'call', keys, conditions: conditions(p, filter, 't.', keys.map((k) => k.column)), ids, offset, limit });
+    return db.query(`SELECT ${CALL_COLUMNS} FROM (${page}) page JOIN call USING (id) ORDER BY id`, p.values);
   }
 
   /**

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { IdBounds, idBoundConditions } from '../../../database/counters/counted-page';
+import { IdBounds, pageIdsQuery } from '../../../database/counters/counted-page';
 import { CountStats } from '../../../database/counters/counter-set';
-import { SqlParams, whereOf } from '../../../database/counters/sql-params';
+import { SqlParams } from '../../../database/counters/sql-params';
 import type { Lead, UpdateLeadInput } from '../domain/lead';
 import type { NewLead } from '../domain/new-lead';
 import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
@@ -230,18 +230,23 @@ export class LeadsRepository {
   }
 
   /**
-   * One page ordered by id, with each lead's order code from the same query. `ids` (from
-   * `stats`) confines the scan to the id range the matching leads can occupy.
+   * One page ordered by id, with each lead's order code. The page's ids are read per (order,
+   * status) through (order_id, status_id, id), per order through (order_id, id), per status
+   * through (status_id, id), or along the primary key (pageIdsQuery), confined to `ids` (from
+   * `stats`): about one page of index entries however the matching leads are spread over the table.
    */
   async listPage(db: Queryable, filter: LeadFilter, offset: number, limit: number, ids?: IdBounds): Promise<Lead[]> {
     const p = new SqlParams();
-    const conds = LEAD_COUNTERS.keyConditions(p, leadCounterFilter(filter), 'l.');
-    if (filter.createdFrom) conds.push(`l.created_at >= ${p.add(filter.createdFrom)}`);
-    if (filter.createdTo) conds.push(`l.created_at <= ${p.add(filter.createdTo)}`);
-    conds.push(...idBoundConditions(p, ids, 'l.id'));
+    const conditions: string[] = [];
+    if (filter.createdFrom) conditions.push(`t.created_at >= ${p.add(filter.createdFrom)}`);
+    if (filter.createdTo) conditions.push(`t.created_at <= ${p.add(filter.createdTo)}`);
+    const keys = [
+      { column: 'order_id', values: filter.orderIds ?? [] },
+      { column: 'status_id', values: filter.statusIds ?? [] },
+    ];
+    const page = pageIdsQuery(p, { table: 'lead', keys, conditions, ids, offset, limit });
     return db.query(
-      `SELECT ${LEAD_SELECT} FROM lead l JOIN call_order o ON o.id = l.order_id ${whereOf(conds)}
-       ORDER BY l.id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`,
+      `SELECT ${LEAD_SELECT} FROM (${page}) page JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id`,
       p.values,
     );
   }
