@@ -51,8 +51,8 @@ export class LeadV1View {
   @ApiProperty() UF_QUIZ_LOG: string;
   @ApiProperty() UF_USER_IP: string;
   @ApiProperty() UF_CAMPAIGN_ID: string;
-  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'object' }, { type: 'array' }], description: "the JSON sent as additional_params; '' when none" })
-  UF_ADDITIONAL_PARAMS: string | object;
+  @ApiProperty({ type: String, description: "'': kept for v1 clients; no route of this service writes it" })
+  UF_ADDITIONAL_PARAMS: string;
   @ApiProperty() UF_EXTERNAL_ID: string;
   @ApiProperty({ example: '1', description: 'the status id as a string' }) UF_STATUS: string;
   @ApiProperty() UF_LEAD_TYPE: string;

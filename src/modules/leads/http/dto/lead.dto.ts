@@ -20,7 +20,7 @@ class LeadFieldsV2 {
   @Optional() @IsString() @MaxLength(TEXT)
   name?: string;
 
-  @ApiPropertyOptional({ description: `Questionnaire comment or log: plain text or a JSON string (a JSON object is stored as its text); at most ${COMMENT_MAX} characters`, example: '{"rooms":2}', maxLength: COMMENT_MAX })
+  @ApiPropertyOptional({ type: String, description: `Questionnaire comment or log: plain text or a JSON string (a JSON object is stored as its text); at most ${COMMENT_MAX} characters`, example: '{"rooms":2}', maxLength: COMMENT_MAX })
   @Optional() @IsTextOrJson(COMMENT_MAX)
   sourceComment?: string | object;
 
