@@ -13,6 +13,7 @@ import { ApiKeyRotation1763863000000 } from './1763863000000-api-key-rotation';
 import { IdempotencyOwner1763863100000 } from './1763863100000-idempotency-owner';
 import { CreatedAtTruncated1763863200000 } from './1763863200000-created-at-truncated';
 import { CreatedAtRoundedLeads1763863300000 } from './1763863300000-created-at-rounded-leads';
+import { LeadCreateFunction1763864000000 } from './1763864000000-lead-create-function';
 import { ListIndexes1763864100000 } from './1763864100000-list-indexes';
 import { LeadCountRollups1763864200000 } from './1763864200000-lead-count-rollups';
 import { CoveringDayCounters1763864300000 } from './1763864300000-covering-day-counters';
@@ -23,5 +24,5 @@ export const MIGRATIONS = [
   Calls1763810000000, CallCounters1763820000000, RateLimit1763830000000,
   WholeSecondCreatedAt1763840000000, StatusCodes1763850000000, LeadAsyncJobQueuedIndex1763862000000,
   ApiKeyRotation1763863000000, IdempotencyOwner1763863100000, CreatedAtTruncated1763863200000, CreatedAtRoundedLeads1763863300000,
-  ListIndexes1763864100000, LeadCountRollups1763864200000, CoveringDayCounters1763864300000,
+  LeadCreateFunction1763864000000, ListIndexes1763864100000, LeadCountRollups1763864200000, CoveringDayCounters1763864300000,
 ];

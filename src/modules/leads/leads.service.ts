@@ -115,7 +115,8 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
    */
   async createLead(input: CreateLeadInput, idempotencyToken?: string): Promise<{ id: number }> {
     const lead = await this.prepareLead(input);
-    const id = await this.ds.transaction((m) => this.insertLinked(m, lead, idempotencyToken ?? null));
+    // One statement, its own transaction: lead_create holds the phone lock until it commits.
+    const id = await this.insertLinked(this.ds.manager, lead, idempotencyToken ?? null);
     return { id };
   }
 
@@ -206,20 +207,13 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
   }
 
   /**
-   * Inside the transaction: the (order, phone) lock serialises creates of one phone, so the lead
-   * found as previous is the latest committed one and exactly one new lead links to it.
+   * In `m`'s transaction (or as a statement of its own): the (order, phone) lock serialises creates
+   * of one phone, so the lead found as previous is the latest committed one and exactly one new
+   * lead links to it (one round trip: LeadsRepository.insertLinked).
    */
-  private async insertLinked(m: EntityManager, lead: NewLead, jobId: string | null): Promise<number> {
-    await this.repo.lockPhone(m, lead.orderId, lead.phone);
+  private insertLinked(m: EntityManager, lead: NewLead, jobId: string | null): Promise<number> {
     const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
-    const found = await this.repo.findLinkState(m, lead.orderId, lead.phone, since, jobId);
-    if (found.existingJobLeadId !== null) return found.existingJobLeadId;
-    const id = await this.repo.insertLinked(m, lead, { previousLeadId: found.previousLeadId, jobId });
-    if (id !== null) return id;
-    // Only a job's insert can conflict (same job id), and the lock makes even that unlikely.
-    const existing = await this.repo.findIdByJob(m, lead.orderId, jobId!);
-    if (existing === null) throw new Error(`lead of job ${jobId} neither inserted nor found`);
-    return existing;
+    return this.repo.insertLinked(m, lead, { since, jobId });
   }
 
   async getLead(id: number): Promise<Lead> {
