@@ -34,4 +34,41 @@ describe('demo dataset', () => {
     );
     expect(mismatch).toEqual([]);
   });
+
+  it('is consistent in time: users join, then orders open, then leads arrive and are called; logins after joining', async () => {
+    const q = (sql: string) => t.ds.query(sql);
+    // Users: joined before they last logged in, last activity after that login, nothing in the future.
+    expect(await q(`SELECT email FROM app_user WHERE last_login_at < created_at OR last_activity_at < last_login_at OR last_activity_at > now() OR created_at > now()`)).toEqual([]);
+    expect((await q(`SELECT count(*)::int AS n FROM app_user WHERE last_login_at IS NOT NULL`))[0].n).toBeGreaterThan(5);
+    // Orders: opened after their agents joined, before their first lead; launched on or after the day they opened.
+    expect(await q(`SELECT o.id FROM call_order o JOIN order_agent oa ON oa.order_id = o.id JOIN app_user u ON u.id = oa.user_id WHERE u.created_at > o.created_at`)).toEqual([]);
+    expect(await q(`SELECT l.id FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.created_at < o.created_at OR l.created_at > now()`)).toEqual([]);
+    expect(
+      await q(`SELECT o.id FROM call_order o JOIN custom_field f ON f.essence = 'orders' AND f.title = 'Дата запуска'
+               WHERE (o.custom_values->>(f.id::text))::date < o.created_at::date`),
+    ).toEqual([]);
+    expect((await q(`SELECT count(*)::int AS n FROM call_order WHERE created_at < now() - interval '21 days'`))[0].n).toBeGreaterThanOrEqual(4);
+    // Calls: after the lead they call.
+    expect(await q(`SELECT c.id FROM call c JOIN lead l ON l.id = c.lead_id WHERE c.created_at < l.created_at`)).toEqual([]);
+  });
+
+  it("gives each lead custom values that fit its order's niche", async () => {
+    const rows: { niche: string; interest: string | null; budget: number | null }[] = await t.ds.query(
+      `SELECT o.custom_values->>(fn.id::text) AS niche, l.custom_values->>(fi.id::text) AS interest, (l.custom_values->>(fb.id::text))::bigint AS budget
+         FROM lead l JOIN call_order o ON o.id = l.order_id
+         JOIN custom_field fn ON fn.essence = 'orders' AND fn.title = 'Ниша'
+         JOIN custom_field fi ON fi.essence = 'leads' AND fi.title = 'Интерес'
+         JOIN custom_field fb ON fb.essence = 'leads' AND fb.title = 'Бюджет'`,
+    );
+    const fits: Record<string, (string | null)[]> = {
+      real_estate: ['flat', 'house', null],
+      education: ['course', 'consultation', null],
+      medicine: ['consultation', null],
+      support: [null],
+    };
+    const misfits = rows.filter((r) => !(fits[r.niche] ?? [null]).includes(r.interest) || (r.budget !== null && r.niche !== 'real_estate'));
+    expect(misfits).toEqual([]);
+    // Every niche with interests really has some (the check above is not vacuous).
+    for (const niche of ['real_estate', 'education', 'medicine']) expect(rows.some((r) => r.niche === niche && r.interest !== null)).toBe(true);
+  });
 });

@@ -14,6 +14,8 @@ import { LeadStatusesService } from './lead-statuses.service';
 const LEADS = 320;
 const SPREAD_DAYS = 21;
 const SECONDARY_SHARE = 0.12;
+/** Leads of an order the demo does not describe: no interest, no budget. */
+const NO_PROFILE = { interests: [] as string[], answers: ['callback'], budget: false };
 
 
 type Rand = () => number;
@@ -99,6 +101,10 @@ export class LeadsDemoSeed {
       return;
     }
     const english = new Set(rows.filter((o) => /^[\x20-\x7e]+$/.test(o.title)).map((o) => o.id));
+    // Each lead fits its order: a dental clinic's lead is not interested in a flat.
+    const profileOf = new Map(rows.map((o) => [o.id, DEMO_ORDERS.find((d) => d.title === o.title)?.leadProfile ?? NO_PROFILE]));
+    const openedAt: { id: number; created_at: Date }[] = await m.query(`SELECT id, created_at FROM call_order WHERE id = ANY($1)`, [rows.map((o) => o.id)]);
+    const openedOf = new Map(openedAt.map((o) => [o.id, o.created_at.getTime()]));
     const fields: { id: number; title: string }[] = await m.query(`SELECT id, title FROM custom_field WHERE essence = 'leads'`);
     const field = (title: string) => fields.find((f) => f.title === title)?.id;
     const catalogue: LeadStatus[] = await this.statuses.leadStatuses(m);
@@ -110,6 +116,7 @@ export class LeadsDemoSeed {
     for (let i = 0; i < LEADS; i++) {
       const order = orders[i % orders.length];
       const en = english.has(order.id);
+      const profile = profileOf.get(order.id) ?? NO_PROFILE;
       const known = phonesByOrder.get(order.id) ?? [];
       const country = en ? weighted(r, [['GB', 6], ['US', 3], ['DE', 2]]) : weighted(r, [['RU', 12], ['KZ', 2], ['BY', 2], ['UA', 1], ['UZ', 1]]);
       const phone = known.length > 0 && r() < SECONDARY_SHARE ? pick(r, known) : phoneOf(r, country);
@@ -119,15 +126,15 @@ export class LeadsDemoSeed {
       const city = pick(r, en ? CITIES_EN : CITIES_RU);
       const values: Record<string, unknown> = {};
       if (field('Город') && r() < 0.6) values[field('Город')!] = city;
-      if (field('Интерес') && r() < 0.4) values[field('Интерес')!] = pick(r, ['flat', 'house', 'course', 'consultation']);
-      if (field('Бюджет') && r() < 0.3) values[field('Бюджет')!] = 1_000_000 + Math.floor(r() * 90) * 100_000;
+      if (field('Интерес') && profile.interests.length > 0 && r() < 0.4) values[field('Интерес')!] = pick(r, profile.interests);
+      if (field('Бюджет') && profile.budget && r() < 0.3) values[field('Бюджет')!] = 1_000_000 + Math.floor(r() * 90) * 100_000;
       const input: CreateLeadInput = {
         leadType,
         phone: phone.slice(1),
         orderId: order.id,
         orderCode: order.code,
         name: pick(r, en ? EN_NAMES : RU_NAMES),
-        sourceComment: r() < 0.5 ? JSON.stringify({ form: pick(r, ['quiz', 'callback', 'landing']), answers: [pick(r, ['1-2 rooms', 'studio', 'evening']), pick(r, ['soon', 'this month'])] }) : undefined,
+        sourceComment: r() < 0.5 ? JSON.stringify({ form: pick(r, ['quiz', 'callback', 'landing']), answers: [pick(r, profile.answers), pick(r, ['soon', 'this month'])] }) : undefined,
         ip: r() < 0.7 ? `203.0.113.${1 + Math.floor(r() * 250)}` : undefined,
         externalIdCrmA: r() < 0.5 ? `CRM-A-${100000 + i}` : undefined,
         priority: weighted(r, [[0, 8], [1, 1], [5, 1]]),
@@ -140,7 +147,9 @@ export class LeadsDemoSeed {
       if (!built.ok) throw new Error(`demo lead ${i}: ${JSON.stringify(built.errors)}`);
       const statusId = weighted(r, STATUS_WEIGHTS);
       const category = catalogue.find((s) => s.id === statusId)?.category ?? 'in-progress';
-      const createdAt = new Date(now.getTime() - Math.floor(r() * SPREAD_DAYS * 86_400_000));
+      // Within the last SPREAD_DAYS, and never before its order was opened.
+      const opened = openedOf.get(order.id) ?? now.getTime() - SPREAD_DAYS * 86_400_000;
+      const createdAt = new Date(Math.max(opened + 60_000, now.getTime() - Math.floor(r() * SPREAD_DAYS * 86_400_000)));
       leads.push({
         lead: { ...built.lead, statusId, createMethod: weighted(r, [['API', 7], ['form', 2], ['manual', 1]]), planningCallAt: category === 'in-progress' ? built.lead.planningCallAt : null },
         createdAt,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
+import { daysAgoAt } from '../users/persistence/users.demo-seed';
 import { OrdersService, CreateOrder } from './orders.service';
 
 /** References by natural key: users by e-mail, groups by English name, numbers by number, custom fields by title. */
@@ -9,6 +10,14 @@ interface DemoOrder extends Omit<CreateOrder, 'sipEndpointIds' | 'agentUserIds' 
   groups: string[];
   sipNumbers: string[];
   values: Record<string, string | number | boolean>;
+  /** Timeline, in days before the seed runs: opened after the users joined and before its first lead (leads span 21 days). */
+  openedDaysAgo: number;
+  /** Custom value "Дата запуска" (launch date): on or after the day it was opened. */
+  launchedDaysAgo: number;
+  /** Custom value "Последняя сверка" (last reconciliation), when the order has one. */
+  reconciledDaysAgo?: number;
+  /** What this order's demo leads carry (leads.seed.ts): "Интерес" codes, quiz answers, whether a budget. */
+  leadProfile: { interests: string[]; answers: string[]; budget: boolean };
 }
 
 const WEEKDAYS_9_21: [string, string][] = Array.from({ length: 5 }, () => ['09:00', '21:00']);
@@ -41,12 +50,14 @@ export const DEMO_ORDERS: DemoOrder[] = [
       'Менеджер клиента': 'Ирина Белова',
       'План лидов в месяц': 1200,
       'Ставка за лид': 850.5,
-      'Дата запуска': '2026-11-01',
-      'Последняя сверка': '2026-11-20T15:00:00+03:00',
       'Нужен ежедневный отчёт': true,
       'Ниша': 'real_estate',
       'Рабочие языки': 'ru',
     },
+    leadProfile: { interests: ['flat'], answers: ['studio', '1-2 rooms', '3 rooms', 'mortgage', 'this month'], budget: true },
+    openedDaysAgo: 95,
+    launchedDaysAgo: 92,
+    reconciledDaysAgo: 3,
   },
   {
     code: 'znanie-online-school',
@@ -71,11 +82,13 @@ export const DEMO_ORDERS: DemoOrder[] = [
       'Менеджер клиента': 'Олег Смирнов',
       'План лидов в месяц': 3000,
       'Ставка за лид': 320,
-      'Дата запуска': '2026-09-01',
       'Нужен ежедневный отчёт': false,
       'Ниша': 'education',
       'Рабочие языки': 'ru',
     },
+    leadProfile: { interests: ['course', 'consultation'], answers: ['python', 'english', 'design', 'evening', 'weekends'], budget: false },
+    openedDaysAgo: 120,
+    launchedDaysAgo: 115,
   },
   {
     serviceTitle: 'Стоматология «Улыбка» (СПб): запись пациентов на приём',
@@ -97,9 +110,11 @@ export const DEMO_ORDERS: DemoOrder[] = [
       'Менеджер клиента': 'Светлана Ким',
       'План лидов в месяц': 400,
       'Ставка за лид': 500,
-      'Дата запуска': '2026-10-15',
       'Ниша': 'medicine',
     },
+    leadProfile: { interests: ['consultation'], answers: ['check-up', 'implants', 'cleaning', 'morning', 'evening'], budget: false },
+    openedDaysAgo: 60,
+    launchedDaysAgo: 55,
   },
   {
     code: 'london-support-line',
@@ -124,12 +139,14 @@ export const DEMO_ORDERS: DemoOrder[] = [
     values: {
       'Менеджер клиента': 'Sarah Collins',
       'Ставка за лид': 4.75,
-      'Дата запуска': '2026-06-01',
-      'Последняя сверка': '2026-11-19T17:30:00Z',
       'Нужен ежедневный отчёт': true,
       'Ниша': 'support',
       'Рабочие языки': 'en,ru',
     },
+    leadProfile: { interests: [], answers: ['billing', 'meter reading', 'tariff', 'callback'], budget: false },
+    openedDaysAgo: 170,
+    launchedDaysAgo: 165,
+    reconciledDaysAgo: 4,
   },
   {
     serviceTitle: 'ГК «Северный квартал»: реактивация старой базы (загородные дома)',
@@ -142,7 +159,10 @@ export const DEMO_ORDERS: DemoOrder[] = [
     agents: [],
     groups: ['Sales'],
     sipNumbers: ['+74951234567', '+78123456789'],
-    values: { 'Ниша': 'real_estate', 'Дата запуска': '2027-02-01' },
+    values: { 'Ниша': 'real_estate' },
+    leadProfile: { interests: ['house'], answers: ['house with a plot', 'townhouse', 'next spring', 'mortgage'], budget: true },
+    openedDaysAgo: 30,
+    launchedDaysAgo: 25,
   },
 ];
 
@@ -171,19 +191,22 @@ export class OrdersDemoSeed {
     const sips = await idsBy(`SELECT number AS key, id FROM sip_endpoint WHERE number = ANY($1)`, all('sipNumbers'));
     const fields = await idsBy(
       `SELECT title AS key, min(id) AS id FROM custom_field WHERE essence = 'orders' AND title = ANY($1) GROUP BY 1`,
-      [...new Set(DEMO_ORDERS.flatMap((o) => Object.keys(o.values)))],
+      [...new Set(DEMO_ORDERS.flatMap((o) => Object.keys(o.values))), 'Дата запуска', 'Последняя сверка'],
     );
     const [scenario]: { id: number }[] = await m.query(`SELECT id FROM call_scenario ORDER BY id LIMIT 1`);
     const pick = (keys: string[], map: Map<string, number>) => keys.flatMap((k) => (map.has(k) ? [map.get(k)!] : []));
 
-    for (const { agents, groups: groupNames, sipNumbers, values, ...order } of DEMO_ORDERS) {
+    const now = new Date();
+    for (const { agents, groups: groupNames, sipNumbers, values: fixed, openedDaysAgo, launchedDaysAgo, reconciledDaysAgo, leadProfile: _leads, ...order } of DEMO_ORDERS) {
       const sipEndpointIds = pick(sipNumbers, sips);
       if (sipEndpointIds.length === 0) {
         this.logger.warn(`demo order "${order.title}" skipped: none of its numbers (${sipNumbers.join(', ')}) exist`);
         continue;
       }
+      const values: Record<string, string | number | boolean> = { ...fixed, 'Дата запуска': daysAgoAt(now, launchedDaysAgo).toISOString().slice(0, 10) };
+      if (reconciledDaysAgo !== undefined) values['Последняя сверка'] = daysAgoAt(now, reconciledDaysAgo, '15:00:00').toISOString().replace('.000Z', 'Z');
       const customValues = Object.fromEntries(Object.entries(values).flatMap(([title, v]) => (fields.has(title) ? [[String(fields.get(title)), v]] : [])));
-      await orders.createWith(m, {
+      const id = await orders.createWith(m, {
         ...order,
         sipEndpointIds,
         agentUserIds: pick(agents, users),
@@ -191,6 +214,8 @@ export class OrdersDemoSeed {
         ...(scenario ? { callScenarioId: scenario.id } : {}),
         customValues,
       });
+      const opened = daysAgoAt(now, openedDaysAgo, '10:00:00');
+      await m.query(`UPDATE call_order SET created_at = $2, updated_at = $2 WHERE id = $1`, [id, opened]);
     }
   }
 }

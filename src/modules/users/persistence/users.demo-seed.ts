@@ -14,31 +14,40 @@ type DemoUser = {
   phoneMode?: string;
   telegram?: { chatId: string | null; enabled: boolean; urgentOnly?: boolean };
   email_?: { enabled: boolean; urgentOnly?: boolean };
-  lastLoginAt?: string;
-  lastActivityAt?: string;
+  /** Last login and last activity: that many days before the seed runs, at these UTC times of day. */
+  seen?: [daysAgo: number, login: string, activity: string];
 };
+
+/** The demo's timeline, relative to when it is seeded: users join first, then orders open, then leads arrive. */
+export const DEMO_USERS_JOINED_DAYS_AGO = 200;
+
+/** `hh:mm:ss` UTC, `daysAgo` days before `now`. */
+export function daysAgoAt(now: Date, daysAgo: number, time = '00:00:00'): Date {
+  const day = new Date(now.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  return new Date(`${day}T${time}Z`);
+}
 
 /** Every access group, several agents with language skills, some inactive, varied notification settings. */
 export const DEMO_USERS: DemoUser[] = [
-  { name: 'Ольга', lastName: 'Иванова', email: 'olga.ivanova@callcenter.example', accessGroup: 'admin', skills: ['ru', 'gb'], webRtc: true, email_: { enabled: true }, telegram: { chatId: '401100201', enabled: true, urgentOnly: true }, lastLoginAt: '2025-11-20 08:55:12', lastActivityAt: '2025-11-20 17:42:03' },
-  { name: 'Дмитрий', lastName: 'Петров', email: 'dmitry.petrov@callcenter.example', accessGroup: 'call-center-senior', skills: ['ru', 'gb'], webRtc: true, telegram: { chatId: '401100202', enabled: true }, lastLoginAt: '2025-11-20 08:59:40', lastActivityAt: '2025-11-20 18:01:27' },
-  { name: 'Анна', lastName: 'Смирнова', email: 'anna.smirnova@callcenter.example', accessGroup: 'call-center', skills: ['ru'], webRtc: true, autoAnswer: 2, telegram: { chatId: '401100203', enabled: true, urgentOnly: true }, lastLoginAt: '2025-11-20 09:02:11', lastActivityAt: '2025-11-20 17:30:45' },
-  { name: 'Сергей', lastName: 'Кузнецов', email: 'sergey.kuznetsov@callcenter.example', accessGroup: 'call-center', skills: ['ru'], webRtc: true, email_: { enabled: true, urgentOnly: true }, lastLoginAt: '2025-11-19 09:00:03', lastActivityAt: '2025-11-19 18:10:00' },
-  { name: 'Мария', lastName: 'Соколова', email: 'maria.sokolova@callcenter.example', accessGroup: 'call-center', skills: ['ru', 'gb'], webRtc: true, phoneMode: 'predictive', email_: { enabled: true }, lastLoginAt: '2025-11-20 10:14:55', lastActivityAt: '2025-11-20 16:05:31' },
-  { name: 'Алексей', lastName: 'Попов', email: 'alexey.popov@callcenter.example', accessGroup: 'call-center', isActive: false, skills: ['ru'], lastLoginAt: '2025-09-01 09:00:00', lastActivityAt: '2025-09-01 12:30:00' },
-  { name: 'Emily', lastName: 'Johnson', email: 'emily.johnson@callcenter.example', accessGroup: 'call-center', lang: 'gb', skills: ['gb'], webRtc: true, telegram: { chatId: '401100207', enabled: true }, lastLoginAt: '2025-11-20 07:58:20', lastActivityAt: '2025-11-20 15:47:09' },
+  { name: 'Ольга', lastName: 'Иванова', email: 'olga.ivanova@callcenter.example', accessGroup: 'admin', skills: ['ru', 'gb'], webRtc: true, email_: { enabled: true }, telegram: { chatId: '401100201', enabled: true, urgentOnly: true }, seen: [1, '08:55:12', '17:42:03'] },
+  { name: 'Дмитрий', lastName: 'Петров', email: 'dmitry.petrov@callcenter.example', accessGroup: 'call-center-senior', skills: ['ru', 'gb'], webRtc: true, telegram: { chatId: '401100202', enabled: true }, seen: [1, '08:59:40', '18:01:27'] },
+  { name: 'Анна', lastName: 'Смирнова', email: 'anna.smirnova@callcenter.example', accessGroup: 'call-center', skills: ['ru'], webRtc: true, autoAnswer: 2, telegram: { chatId: '401100203', enabled: true, urgentOnly: true }, seen: [1, '09:02:11', '17:30:45'] },
+  { name: 'Сергей', lastName: 'Кузнецов', email: 'sergey.kuznetsov@callcenter.example', accessGroup: 'call-center', skills: ['ru'], webRtc: true, email_: { enabled: true, urgentOnly: true }, seen: [2, '09:00:03', '18:10:00'] },
+  { name: 'Мария', lastName: 'Соколова', email: 'maria.sokolova@callcenter.example', accessGroup: 'call-center', skills: ['ru', 'gb'], webRtc: true, phoneMode: 'predictive', email_: { enabled: true }, seen: [1, '10:14:55', '16:05:31'] },
+  { name: 'Алексей', lastName: 'Попов', email: 'alexey.popov@callcenter.example', accessGroup: 'call-center', isActive: false, skills: ['ru'], seen: [80, '09:00:00', '12:30:00'] },
+  { name: 'Emily', lastName: 'Johnson', email: 'emily.johnson@callcenter.example', accessGroup: 'call-center', lang: 'gb', skills: ['gb'], webRtc: true, telegram: { chatId: '401100207', enabled: true }, seen: [1, '07:58:20', '15:47:09'] },
   { name: 'James', lastName: 'Wilson', email: 'james.wilson@callcenter.example', accessGroup: 'call-center', lang: 'gb', skills: ['gb'], webRtc: true, phoneMode: 'predictive', autoAnswer: -1, email_: { enabled: true } },
-  { name: 'Екатерина', lastName: 'Волкова', email: 'ekaterina.volkova@callcenter.example', accessGroup: 'call-center', skills: ['ru', 'gb'], webRtc: true, autoAnswer: 3, telegram: { chatId: '401100209', enabled: false }, lastLoginAt: '2025-11-18 09:30:00', lastActivityAt: '2025-11-18 18:00:00' },
+  { name: 'Екатерина', lastName: 'Волкова', email: 'ekaterina.volkova@callcenter.example', accessGroup: 'call-center', skills: ['ru', 'gb'], webRtc: true, autoAnswer: 3, telegram: { chatId: '401100209', enabled: false }, seen: [3, '09:30:00', '18:00:00'] },
   { name: 'Иван', lastName: 'Морозов', email: 'ivan.morozov@callcenter.example', accessGroup: 'call-center', isActive: false, skills: ['ru'], telegram: { chatId: '401100210', enabled: true } },
-  { name: 'Наталья', lastName: 'Лебедева', email: 'natalia.lebedeva@callcenter.example', accessGroup: 'call-center-senior', skills: ['ru'], webRtc: true, email_: { enabled: true }, lastLoginAt: '2025-11-20 08:45:00', lastActivityAt: '2025-11-20 17:15:00' },
+  { name: 'Наталья', lastName: 'Лебедева', email: 'natalia.lebedeva@callcenter.example', accessGroup: 'call-center-senior', skills: ['ru'], webRtc: true, email_: { enabled: true }, seen: [1, '08:45:00', '17:15:00'] },
   { name: 'Oliver', lastName: 'Brown', email: 'oliver.brown@callcenter.example', accessGroup: 'call-center-senior', lang: 'gb', skills: ['gb', 'ru'], webRtc: true, telegram: { chatId: '401100212', enabled: true, urgentOnly: true }, email_: { enabled: true, urgentOnly: true } },
-  { name: 'Павел', lastName: 'Новиков', email: 'pavel.novikov@callcenter.example', accessGroup: 'arbitration', email_: { enabled: true }, lastLoginAt: '2025-11-17 11:00:00', lastActivityAt: '2025-11-17 11:40:00' },
+  { name: 'Павел', lastName: 'Новиков', email: 'pavel.novikov@callcenter.example', accessGroup: 'arbitration', email_: { enabled: true }, seen: [4, '11:00:00', '11:40:00'] },
   { name: 'Татьяна', lastName: 'Фёдорова', email: 'tatiana.fedorova@callcenter.example', accessGroup: 'arbitration', isActive: false },
-  { name: 'Андрей', lastName: 'Егоров', email: 'andrey.egorov@callcenter.example', accessGroup: 'moderator', telegram: { chatId: '401100215', enabled: true }, lastLoginAt: '2025-11-20 12:00:00', lastActivityAt: '2025-11-20 12:20:00' },
+  { name: 'Андрей', lastName: 'Егоров', email: 'andrey.egorov@callcenter.example', accessGroup: 'moderator', telegram: { chatId: '401100215', enabled: true }, seen: [1, '12:00:00', '12:20:00'] },
   { name: 'Sophie', lastName: 'Martin', email: 'sophie.martin@callcenter.example', accessGroup: 'moderator', lang: 'gb', email_: { enabled: true, urgentOnly: true } },
-  { name: 'Михаил', lastName: 'Козлов', email: 'm.kozlov@romashka-shop.example', accessGroup: 'client', email_: { enabled: true }, lastLoginAt: '2025-11-15 14:03:00', lastActivityAt: '2025-11-15 14:25:00' },
+  { name: 'Михаил', lastName: 'Козлов', email: 'm.kozlov@romashka-shop.example', accessGroup: 'client', email_: { enabled: true }, seen: [6, '14:03:00', '14:25:00'] },
   { name: 'Елена', lastName: 'Орлова', email: 'elena.orlova@callcenter.example', accessGroup: '', isActive: false },
-  { name: 'Виктор', lastName: 'Андреев', email: 'viktor.andreev@callcenter.example', accessGroup: 'call-center', skills: ['ru'], webRtc: true, phoneMode: 'outgoing-only', telegram: { chatId: '401100219', enabled: true }, lastLoginAt: '2025-11-20 09:05:00', lastActivityAt: '2025-11-20 13:10:00' },
+  { name: 'Виктор', lastName: 'Андреев', email: 'viktor.andreev@callcenter.example', accessGroup: 'call-center', skills: ['ru'], webRtc: true, phoneMode: 'outgoing-only', telegram: { chatId: '401100219', enabled: true }, seen: [1, '09:05:00', '13:10:00'] },
   { name: 'Charlotte', lastName: 'Davies', email: 'charlotte.davies@callcenter.example', accessGroup: 'call-center', lang: 'gb', skills: ['gb'], webRtc: true, phoneMode: 'incoming-only', autoAnswer: 5, email_: { enabled: true } },
 ];
 
@@ -47,12 +56,15 @@ export const usersDemoSeed: DemoSeedStep = {
   name: 'reference-data:users',
   order: 10,
   async run(m: EntityManager) {
+    const now = new Date();
+    const joined = daysAgoAt(now, DEMO_USERS_JOINED_DAYS_AGO, '09:00:00');
     for (const u of DEMO_USERS) {
       await m.query(
         `INSERT INTO app_user (name, last_name, email, is_active, access_group, web_rtc_is_enabled, interface_language_code,
            language_skills_code, auto_answer, phone_mode, telegram_notifications_enabled, telegram_chat_id,
-           telegram_notifications_priority, email_notifications_enabled, email_notifications_priority, last_login_at, last_activity_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::timestamp AT TIME ZONE 'UTC', $17::timestamp AT TIME ZONE 'UTC')
+           telegram_notifications_priority, email_notifications_enabled, email_notifications_priority, last_login_at, last_activity_at,
+           created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
          ON CONFLICT ((lower(email))) DO NOTHING`,
         [
           u.name,
@@ -70,8 +82,9 @@ export const usersDemoSeed: DemoSeedStep = {
           u.telegram?.urgentOnly ? 'urgent' : null,
           u.email_?.enabled ?? false,
           u.email_?.urgentOnly ? 'urgent' : null,
-          u.lastLoginAt ?? null,
-          u.lastActivityAt ?? null,
+          u.seen ? daysAgoAt(now, u.seen[0], u.seen[1]) : null,
+          u.seen ? daysAgoAt(now, u.seen[0], u.seen[2]) : null,
+          joined,
         ],
       );
     }
