@@ -28,19 +28,19 @@ class LeadFieldsV2 {
   @Optional() @IsString() @MaxLength(IP_MAX) @IsIP()
   ip?: string;
 
-  @ApiPropertyOptional({ description: 'Lead id in external CRM A', maxLength: TEXT })
+  @ApiPropertyOptional({ description: 'Lead id in external CRM A', example: 'crm-a-10045', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmA?: string;
 
-  @ApiPropertyOptional({ description: 'Lead id in external CRM B', maxLength: TEXT })
+  @ApiPropertyOptional({ description: 'Lead id in external CRM B', example: 'crm-b-10045', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmB?: string;
 
-  @ApiPropertyOptional({ description: 'Lead id in external CRM C', maxLength: TEXT })
+  @ApiPropertyOptional({ description: 'Lead id in external CRM C', example: 'crm-c-10045', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmC?: string;
 
-  @ApiPropertyOptional({ description: 'Lead id in external CRM D', maxLength: TEXT })
+  @ApiPropertyOptional({ description: 'Lead id in external CRM D', example: 'crm-d-10045', maxLength: TEXT })
   @Optional() @IsString() @MaxLength(TEXT)
   externalIdCrmD?: string;
 
