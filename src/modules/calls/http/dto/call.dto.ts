@@ -16,7 +16,7 @@ export class RecordCallDto {
 
   @ApiProperty({ type: 'integer', example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) leadId: number;
 
-  @ApiPropertyOptional({ type: 'integer', description: "Must be the lead's order when given (the demo lead 1 is in order 5)", example: 5 })
+  @ApiPropertyOptional({ type: 'integer', description: "Must be the lead's order when given (the demo lead 1 is in order 1)", example: 1 })
   @IsOptional() @IsInt() @Min(1) @Max(INT32_MAX) orderId?: number;
 
   @ApiPropertyOptional({ type: 'integer', description: 'Agent who processed the call; omit or null when none (presented as 0)', example: 3, nullable: true })
