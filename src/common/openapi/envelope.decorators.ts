@@ -1,6 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiParam, ApiProperty, type ApiPropertyOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import type { HeaderObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 
 /** One entry of `data.errors` in a 400: the field (dotted path) and what is wrong with it. */
 export class FieldErrorView {
@@ -59,11 +59,11 @@ export function pageOf(items: SchemaObject | ReferenceObject): SchemaObject {
  * 200 with the envelope around `data`: a response class, `'empty'` for `data: []`, or a schema
  * (the extra models a schema refers to go in `models`).
  */
-export function ApiEnvelope(data: Data, options: { description?: string; models?: Type<unknown>[] } = {}) {
+export function ApiEnvelope(data: Data, options: { description?: string; models?: Type<unknown>[]; headers?: Record<string, HeaderObject> } = {}) {
   const models = [...modelsOf([data]), ...(options.models ?? [])];
   return applyDecorators(
     ...(models.length ? [ApiExtraModels(...models)] : []),
-    ApiResponse({ status: 200, description: options.description ?? 'Done', schema: envelopeOf(dataSchema(data)) }),
+    ApiResponse({ status: 200, description: options.description ?? 'Done', schema: envelopeOf(dataSchema(data)), headers: options.headers }),
   );
 }
 

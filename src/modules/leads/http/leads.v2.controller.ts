@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../../common/domain-error';
 import { IdPipe } from '../../../common/id.pipe';
@@ -48,7 +48,10 @@ export class LeadsV2Controller {
       'The body shape is checked at once (400); the job is durably queued before the response. A worker then applies the ' +
       'synchronous rules: GET /v2/lead/create-async/{jobId}/ reports queued, done (leadId) or failed (errors).',
   })
-  @ApiResponse({ status: 200, headers: { 'X-Job-Id': { description: 'Job id (uuid) for GET /v2/lead/create-async/{jobId}/', schema: { type: 'string' } } } })
+  @ApiEnvelope('empty', {
+    description: 'Queued; data is [] and X-Job-Id names the job',
+    headers: { 'X-Job-Id': { description: 'Job id (uuid) for GET /v2/lead/create-async/{jobId}/', schema: { type: 'string', format: 'uuid' } } },
+  })
   @ApiErrors(400, 409, 413)
   async createAsync(@Body() dto: CreateLeadV2Dto, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response, @IdempotencyToken() token?: string) {
     const { jobId } = await this.leads.createLeadAsync(toCreateInput(dto), req.apiKey?.id ?? null, token);
@@ -59,6 +62,7 @@ export class LeadsV2Controller {
   @ApiOperation({ summary: 'State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)' })
   @ApiEnvelope(AsyncLeadJobView)
   @ApiErrors(400, 404)
+  @ApiParam({ name: 'jobId', schema: { type: 'string', format: 'uuid' }, description: 'the X-Job-Id header of POST /v2/lead/create-async/ (400 when not a UUID, 404 when unknown)' })
   async asyncJob(@Param('jobId') jobId: string) {
     if (!UUID.test(jobId)) throw DomainError.invalidField('jobId', 'must be a UUID');
     return presentAsyncJob(await this.leads.getAsyncJob(jobId.toLowerCase()));
