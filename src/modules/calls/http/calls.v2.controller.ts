@@ -15,7 +15,10 @@ export class CallsV2Controller {
   constructor(private readonly calls: CallsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List calls of leads or orders (leadIds or orderIds required)' })
+  @ApiOperation({
+    summary: 'List calls of leads or orders (leadIds or orderIds required)',
+    description: 'Refuses with 400 a request without leadIds and orderIds, non-integer ids, an unparsable createdAt, an offset below 0 or a limit outside 1..100.',
+  })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)' })
   @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)' })
   @ApiEnvelopeList(CallView)
@@ -26,7 +29,7 @@ export class CallsV2Controller {
   }
 
   @Get('detail/:callId')
-  @ApiOperation({ summary: 'One call' })
+  @ApiOperation({ summary: 'One call', description: 'Refuses an id that is not a positive integer (400); 404 when no call has it.' })
   @ApiEnvelope(CallView)
   @ApiErrors(400, 404)
   @ApiIdParam('callId')
@@ -38,9 +41,12 @@ export class CallsV2Controller {
   @Idempotent()
   @HttpCode(200)
   @RequireScope('telephony')
-  @ApiOperation({ summary: 'Record a finished call (telephony scope); idempotent on platformCallId; updates the lead redial plan' })
+  @ApiOperation({
+    summary: 'Record a finished call (telephony scope); idempotent on platformCallId; updates the lead redial plan',
+    description: 'Refuses with 400 naming the field: a lead, virtual number, status or user that does not exist, an orderId other than the lead\'s, a total shorter than wait + talk, a call that would end in the future or start before 2000; 403 without the telephony scope.',
+  })
   @ApiCreated()
-  @ApiErrors(400, 404, 409, 413)
+  @ApiErrors(400, 409, 413)
   record(@Body() dto: RecordCallDto) {
     return this.calls.recordCall(dto);
   }

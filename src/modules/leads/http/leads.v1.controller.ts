@@ -30,25 +30,31 @@ export class LeadsV1Controller {
   @Post('create')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Create a lead (v1 fields); data.id is the new lead' })
+  @ApiOperation({
+    summary: 'Create a lead (v1 fields); data.id is the new lead',
+    description: 'The same rules as POST /v2/lead/create; a refused field is named in its v1 spelling (400).',
+  })
   @ApiCreated()
-  @ApiErrors(400, 404, 409, 413)
+  @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateLeadV1Dto, @IdempotencyToken() token?: string) {
     return inV1Terms(this.leads.createLead(fromV1Create(dto), token));
   }
 
   @Post('update/:lead_id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change the fields sent (v1 names); call_timestamp sets the next call time; data is []' })
+  @ApiOperation({
+    summary: 'Change the fields sent (v1 names); call_timestamp sets the next call time; data is []',
+    description: 'The same rules as POST /v2/lead/update/{leadId}: 400 names the refused field in its v1 spelling, 404 when the lead does not exist, 409 as for v2.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
-  @ApiErrors(400, 404, 413)
+  @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('lead_id')
   async update(@Param('lead_id', IdPipe) leadId: number, @Body() dto: UpdateLeadV1Dto) {
     await inV1Terms(this.leads.updateLead(leadId, fromV1Update(dto)));
   }
 
   @Get('detail/:lead_id')
-  @ApiOperation({ summary: 'One lead in the v1 UF_ shape (UF_CALL_DATE_TIME in Unix seconds)' })
+  @ApiOperation({ summary: 'One lead in the v1 UF_ shape (UF_CALL_DATE_TIME in Unix seconds)', description: 'Refuses an id that is not a positive integer (400); 404 when no lead has it.' })
   @ApiEnvelope(LeadV1View)
   @ApiErrors(400, 404)
   @ApiIdParam('lead_id')

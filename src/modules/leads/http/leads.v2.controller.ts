@@ -34,7 +34,7 @@ export class LeadsV2Controller {
       'A lead whose phone matches a lead of the same order created within LEAD_DUPLICATE_WINDOW_DAYS is secondary and linked to it.',
   })
   @ApiCreated()
-  @ApiErrors(400, 404, 409, 413)
+  @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateLeadV2Dto, @IdempotencyToken() token?: string) {
     return this.leads.createLead(toCreateInput(dto), token);
   }
@@ -59,7 +59,10 @@ export class LeadsV2Controller {
   }
 
   @Get('create-async/:jobId')
-  @ApiOperation({ summary: 'State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)' })
+  @ApiOperation({
+    summary: 'State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)',
+    description: 'Refuses a jobId that is not a UUID (400); 404 for a job this service does not know.',
+  })
   @ApiEnvelope(AsyncLeadJobView)
   @ApiErrors(400, 404)
   @ApiParam({ name: 'jobId', schema: { type: 'string', format: 'uuid' }, description: 'the X-Job-Id header of POST /v2/lead/create-async/ (400 when not a UUID, 404 when unknown)' })
@@ -70,16 +73,21 @@ export class LeadsV2Controller {
 
   @Post('update/:leadId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change the fields sent (customValues, when sent, replaces the whole map, as for orders); data is []' })
+  @ApiOperation({
+    summary: 'Change the fields sent (customValues, when sent, replaces the whole map, as for orders); data is []',
+    description:
+      'Refuses invalid fields with 400 naming each (a status id that does not exist, custom values that do not fit their field); ' +
+      '404 when the lead does not exist; 409 when the lead changed meanwhile or a qualified status would pass the order qualifiedLeadsPerDayLimit.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
-  @ApiErrors(400, 404, 413)
+  @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('leadId')
   async update(@Param('leadId', IdPipe) leadId: number, @Body() dto: UpdateLeadV2Dto) {
     await this.leads.updateLead(leadId, toUpdateInput(dto));
   }
 
   @Get('detail/:leadId')
-  @ApiOperation({ summary: 'One lead (v2 shape, without previousLeadId/nextLeadId)' })
+  @ApiOperation({ summary: 'One lead (v2 shape, without previousLeadId/nextLeadId)', description: 'Refuses an id that is not a positive integer (400); 404 when no lead has it.' })
   @ApiEnvelope(LeadV2View)
   @ApiErrors(400, 404)
   @ApiIdParam('leadId')
@@ -88,7 +96,10 @@ export class LeadsV2Controller {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Leads ordered by id, with previousLeadId/nextLeadId; total is exact' })
+  @ApiOperation({
+    summary: 'Leads ordered by id, with previousLeadId/nextLeadId; total is exact',
+    description: 'Filters: orderIds, statusIds, createdAt[0]/createdAt[1]. Refuses with 400 an offset below 0, a limit outside 1..100, non-integer ids or an unparsable date.',
+  })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)', example: '2026-11-01T00:00:00+03:00' })
   @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)', example: '2026-11-30' })
   @ApiQuery({ name: 'orderIds', required: false, type: [Number], description: 'orderIds[]=1&orderIds[]=2, orderIds=1&orderIds=2 or orderIds=1,2' })

@@ -17,7 +17,12 @@ export class OrdersController {
   @Post('create')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Create an order (synchronous); data is {id}. 409 when the code is taken.' })
+  @ApiOperation({
+    summary: 'Create an order (synchronous); data is {id}. 409 when the code is taken.',
+    description:
+      'Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario) that do not exist, ' +
+      'an invalid schedule or holiday, custom values that do not fit their field; 409 when the code is taken.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateOrderDto) {
@@ -26,16 +31,19 @@ export class OrdersController {
 
   @Post('update/:orderId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Update an order: only the fields sent change; arrays sent replace the stored ones' })
+  @ApiOperation({
+    summary: 'Update an order: only the fields sent change; arrays sent replace the stored ones',
+    description: 'The field rules of create (400 naming each refused field); 404 when the order does not exist; 409 when another order has the code.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
-  @ApiErrors(400, 404, 413)
+  @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('orderId')
   async update(@Param('orderId', IdPipe) orderId: number, @Body() dto: UpdateOrderDto) {
     await this.orders.update(orderId, dto);
   }
 
   @Get('detail/:orderId')
-  @ApiOperation({ summary: 'One order' })
+  @ApiOperation({ summary: 'One order', description: 'Refuses an id that is not a positive integer (400); 404 when no order has it.' })
   @ApiEnvelope(OrderView)
   @ApiErrors(400, 404)
   @ApiIdParam('orderId')
@@ -44,7 +52,7 @@ export class OrdersController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Orders by id ascending: {list, next, total}' })
+  @ApiOperation({ summary: 'Orders by id ascending: {list, next, total}', description: 'Refuses with 400 an offset below 0 or a limit outside 1..100.' })
   @ApiEnvelopeList(OrderView)
   @ApiErrors(400)
   async list(@Query() query: PageQuery) {
