@@ -84,9 +84,13 @@ describe('OpenAPI examples on the demo dataset', () => {
     await check(409, '/v2/order/create', 'post', dup);
   });
 
-  it('states integer ids, limit and offset; public probes without security; tags in reading order', () => {
+  it('states a description and the key errors per operation, integer ids, limit and offset; public probes without security; tags in reading order', () => {
     for (const { path, op } of operationsOf(doc)) {
-      expect({ path, summary: !!op.summary }).toEqual({ path, summary: true });
+      // A description of its own (what it refuses), not only the body-limit note every body gets.
+      const ownText = (op.description ?? '').replace(/\n*Body limit: .*$/s, '').trim();
+      expect({ path, summary: !!op.summary, description: ownText.length > 0 }).toEqual({ path, summary: true, description: true });
+      const statuses = Object.keys(op.responses);
+      if (op.security?.length !== 0) expect({ path, statuses }).toEqual({ path, statuses: expect.arrayContaining(['401', '429', '503']) });
       for (const p of op.parameters ?? []) {
         if (p.in === 'path' && p.name !== 'jobId') expect({ path, p: p.name, type: p.schema?.type }).toEqual({ path, p: p.name, type: 'integer' });
         if (p.name === 'limit' || p.name === 'offset') expect({ path, p: p.name, type: p.schema?.type }).toEqual({ path, p: p.name, type: 'integer' });

@@ -27,7 +27,10 @@ export class HealthController {
 
   @Get('v1/health/check')
   @ApiSecurity('api-key')
-  @ApiOperation({ summary: 'Availability of internal components and external platforms (503 when any fails)' })
+  @ApiOperation({
+    summary: 'Availability of internal components and external platforms (503 when any fails)',
+    description: 'data maps each component (database, job queues, platforms) to its own {success, message, data}; 503 carries the same map.',
+  })
   @ApiEnvelope(HEALTH_MAP, { description: 'Every component works', models: [HealthComponentView] })
   @ApiResponse({ status: 503, description: 'A component fails: the same map in a failure envelope', schema: envelopeOf(HEALTH_MAP, false) })
   @ApiErrors(401, 403, 429)
@@ -52,7 +55,11 @@ export class HealthController {
 
   @Public()
   @Get('health/ready')
-  @ApiOperation({ summary: 'Readiness probe (no key): 503 while the database is unreachable', security: [] })
+  @ApiOperation({
+    summary: 'Readiness probe (no key): 503 while the database is unreachable',
+    description: 'Answers 200 when a query on the database succeeds; no key is needed or checked.',
+    security: [],
+  })
   @ApiEnvelope('empty', { description: 'Ready; data is []' })
   @ApiErrors(503)
   async ready(@Res({ passthrough: true }) res: Response) {

@@ -19,7 +19,10 @@ export class AgentGroupsManagementController {
   @Post('create')
   @Idempotent()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create an agent group (data: {id}); agentIds must name existing users' })
+  @ApiOperation({
+    summary: 'Create an agent group (data: {id}); agentIds must name existing users',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateAgentGroupDto): Promise<{ id: number }> {
@@ -28,7 +31,10 @@ export class AgentGroupsManagementController {
 
   @Post('update/:id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change an agent group (data: []); names merge per language, agentIds replaces the membership' })
+  @ApiOperation({
+    summary: 'Change an agent group (data: []); names merge per language, agentIds replaces the membership',
+    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
   @ApiIdParam('id')
@@ -45,7 +51,10 @@ export class AgentGroupsV2Controller {
   constructor(private readonly groups: AgentGroupsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List agent groups by id ascending (data: {list, next, total}; total honours agentId)' })
+  @ApiOperation({
+    summary: 'List agent groups by id ascending (data: {list, next, total}; total honours agentId)',
+    description: 'Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.',
+  })
   @ApiEnvelopeList(AgentGroupListItemView)
   @ApiErrors(400)
   async list(@Query() q: AgentGroupListQuery) {
@@ -54,7 +63,10 @@ export class AgentGroupsV2Controller {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read one agent group (detail form: dates dd.mm.yyyy hh:mm, createdBy/updatedBy)' })
+  @ApiOperation({
+    summary: 'Read one agent group (detail form: dates dd.mm.yyyy hh:mm, createdBy/updatedBy)',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope(AgentGroupDetailView)
   @ApiErrors(400, 404)
   @ApiIdParam('id')

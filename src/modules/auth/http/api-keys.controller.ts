@@ -31,7 +31,10 @@ export class ApiKeysController {
 
   @Post('create')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create an API key; data.key is shown only in this response (so Idempotency-Key is not honoured here: a replay would have to store the secret)' })
+  @ApiOperation({
+    summary: 'Create an API key; data.key is shown only in this response (so Idempotency-Key is not honoured here: a replay would have to store the secret)',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiEnvelope(CreatedApiKeyView, { description: 'Created: data.key is the key (shown only here)' })
   @ApiErrors(400, 413)
   create(@Body() dto: CreateApiKeyDto) {
@@ -39,7 +42,10 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List API keys (never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs' })
+  @ApiOperation({
+    summary: 'List API keys (never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs',
+    description: 'Takes no parameters; needs the admin scope (403 without it).',
+  })
   @ApiEnvelopeArray(ApiKeyView)
   async list() {
     const rows = await this.keys.list();
@@ -57,7 +63,10 @@ export class ApiKeysController {
 
   @Post('revoke/:id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke an API key (other instances stop accepting it within the cache TTL, 5 s)' })
+  @ApiOperation({
+    summary: 'Revoke an API key (other instances stop accepting it within the cache TTL, 5 s)',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Revoked; data is []' })
   @ApiErrors(400, 404)
   @ApiIdParam('id', 2)

@@ -18,7 +18,10 @@ export class CallAttemptGroupsV2Controller {
 
   @Post('update/:id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change a call attempt group (data: []); isDefault: true moves the default here' })
+  @ApiOperation({
+    summary: 'Change a call attempt group (data: []); isDefault: true moves the default here',
+    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
   @ApiIdParam('id')
@@ -38,7 +41,10 @@ export class CallAttemptGroupsManagementController {
   @Post('create')
   @Idempotent()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a call attempt group (data: {id}); the first group becomes the default' })
+  @ApiOperation({
+    summary: 'Create a call attempt group (data: {id}); the first group becomes the default',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateCallAttemptGroupDto): Promise<{ id: number }> {
@@ -46,7 +52,10 @@ export class CallAttemptGroupsManagementController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List call attempt groups by id ascending (data: {list, next, total})' })
+  @ApiOperation({
+    summary: 'List call attempt groups by id ascending (data: {list, next, total})',
+    description: 'Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.',
+  })
   @ApiEnvelopeList(CallAttemptGroupView)
   @ApiErrors(400)
   async list(@Query() q: PageQuery) {
@@ -55,7 +64,10 @@ export class CallAttemptGroupsManagementController {
   }
 
   @Get('detail/:id')
-  @ApiOperation({ summary: 'Read one call attempt group' })
+  @ApiOperation({
+    summary: 'Read one call attempt group',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope(CallAttemptGroupView)
   @ApiErrors(400, 404)
   @ApiIdParam('id')

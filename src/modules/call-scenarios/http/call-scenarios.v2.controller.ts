@@ -19,7 +19,10 @@ export class CallScenariosController {
   @Post('create')
   @Idempotent()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a call scenario (data: {id})' })
+  @ApiOperation({
+    summary: 'Create a call scenario (data: {id})',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateCallScenarioDto): Promise<{ id: number }> {
@@ -28,7 +31,10 @@ export class CallScenariosController {
 
   @Post('update/:id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change the given fields of a call scenario (data: [])' })
+  @ApiOperation({
+    summary: 'Change the given fields of a call scenario (data: [])',
+    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
   @ApiIdParam('id')
@@ -37,7 +43,10 @@ export class CallScenariosController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List call scenarios by id ascending (data: {list, next, total})' })
+  @ApiOperation({
+    summary: 'List call scenarios by id ascending (data: {list, next, total})',
+    description: 'Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.',
+  })
   @ApiEnvelopeList(CallScenarioView)
   @ApiErrors(400)
   async list(@Query() q: CallScenarioListQuery) {
@@ -46,7 +55,10 @@ export class CallScenariosController {
   }
 
   @Get('detail/:id')
-  @ApiOperation({ summary: 'Read one call scenario' })
+  @ApiOperation({
+    summary: 'Read one call scenario',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope(CallScenarioView)
   @ApiErrors(400, 404)
   @ApiIdParam('id')

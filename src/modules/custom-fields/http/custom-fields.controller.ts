@@ -16,7 +16,10 @@ export class CustomFieldsController {
   constructor(private readonly fields: CustomFieldsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'All custom fields (no pagination; data is the array), ordered by sort then id' })
+  @ApiOperation({
+    summary: 'All custom fields (no pagination; data is the array), ordered by sort then id',
+    description: 'Refuses an essence other than leads or orders (400).',
+  })
   @ApiEnvelopeArray(CustomFieldView)
   @ApiErrors(400)
   async list(@Query() query: CustomFieldListQuery) {
@@ -35,7 +38,10 @@ export class CustomFieldsAdminController {
   @Post('create')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Create a custom field; data is {id}' })
+  @ApiOperation({
+    summary: 'Create a custom field; data is {id}',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateCustomFieldDto) {
@@ -44,7 +50,10 @@ export class CustomFieldsAdminController {
 
   @Post('update/:id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change title, sort or options (params replaces them); type and essence are immutable' })
+  @ApiOperation({
+    summary: 'Change title, sort or options (params replaces them); type and essence are immutable',
+    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 413)
   @ApiIdParam('id', 7)
@@ -53,7 +62,10 @@ export class CustomFieldsAdminController {
   }
 
   @Get('detail/:id')
-  @ApiOperation({ summary: 'One custom field' })
+  @ApiOperation({
+    summary: 'One custom field',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope(CustomFieldView)
   @ApiErrors(400, 404)
   @ApiIdParam('id')

@@ -19,14 +19,20 @@ export class LeadStatusesController {
   constructor(private readonly statuses: LeadStatusesService) {}
 
   @Get('lead-status')
-  @ApiOperation({ summary: 'Lead statuses: id (the statusId), code, title, category (in-progress, qualified, rejected, closed), isDefault' })
+  @ApiOperation({
+    summary: 'Lead statuses: id (the statusId), code, title, category (in-progress, qualified, rejected, closed), isDefault',
+    description: 'Takes no parameters; only the key is checked (401, 403).',
+  })
   @ApiEnvelopeArray(LeadStatusView)
   async leadStatuses() {
     return (await this.statuses.leadStatuses()).map(presentLeadStatus);
   }
 
   @Get('lead-status/detail/:id')
-  @ApiOperation({ summary: 'One lead status' })
+  @ApiOperation({
+    summary: 'One lead status',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope(LeadStatusView)
   @ApiErrors(400, 404)
   @ApiIdParam('id')
@@ -38,7 +44,10 @@ export class LeadStatusesController {
   @RequireScope('admin')
   @Idempotent()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a lead status (scope admin; data: {id}). isDefault moves the default to it; 409 when the code is taken' })
+  @ApiOperation({
+    summary: 'Create a lead status (scope admin; data: {id}). isDefault moves the default to it; 409 when the code is taken',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   async createLeadStatus(@Body() dto: CreateLeadStatusDto): Promise<{ id: number }> {
@@ -48,7 +57,10 @@ export class LeadStatusesController {
   @Post('lead-status/update/:id')
   @RequireScope('admin')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change the given fields of a lead status (scope admin; data: []). The catalogue keeps exactly one in-progress default' })
+  @ApiOperation({
+    summary: 'Change the given fields of a lead status (scope admin; data: []). The catalogue keeps exactly one in-progress default',
+    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('id')
@@ -57,14 +69,20 @@ export class LeadStatusesController {
   }
 
   @Get('call-status')
-  @ApiOperation({ summary: 'Call statuses: id, code, title, category (answered, not-answered, failed), isCallback' })
+  @ApiOperation({
+    summary: 'Call statuses: id, code, title, category (answered, not-answered, failed), isCallback',
+    description: 'Takes no parameters; only the key is checked (401, 403).',
+  })
   @ApiEnvelopeArray(CallStatusView)
   async callStatuses() {
     return (await this.statuses.callStatuses()).map(presentCallStatus);
   }
 
   @Get('call-status/detail/:id')
-  @ApiOperation({ summary: 'One call status' })
+  @ApiOperation({
+    summary: 'One call status',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope(CallStatusView)
   @ApiErrors(400, 404)
   @ApiIdParam('id')
@@ -76,7 +94,10 @@ export class LeadStatusesController {
   @RequireScope('admin')
   @Idempotent()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a call status (scope admin; data: {id}); 409 when the code is taken' })
+  @ApiOperation({
+    summary: 'Create a call status (scope admin; data: {id}); 409 when the code is taken',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   async createCallStatus(@Body() dto: CreateCallStatusDto): Promise<{ id: number }> {
@@ -86,7 +107,10 @@ export class LeadStatusesController {
   @Post('call-status/update/:id')
   @RequireScope('admin')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change the given fields of a call status (scope admin; data: [])' })
+  @ApiOperation({
+    summary: 'Change the given fields of a call status (scope admin; data: [])',
+    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('id')

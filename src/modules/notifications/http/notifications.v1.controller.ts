@@ -20,7 +20,10 @@ export class NotificationsV1Controller {
   @Post('group')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Notify the active users of an access group' })
+  @ApiOperation({
+    summary: 'Notify the active users of an access group',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiEnvelope('empty', { description: 'Done; data is []' })
   @ApiErrors(400, 413)
   async group(@Body() dto: GroupNotificationDto): Promise<void> {
@@ -30,7 +33,10 @@ export class NotificationsV1Controller {
   @Post('private')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Notify one user (404 when the user does not exist)' })
+  @ApiOperation({
+    summary: 'Notify one user (404 when the user does not exist)',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiEnvelope('empty', { description: 'Done; data is []' })
   @ApiErrors(400, 404, 413)
   async private(@Body() dto: PrivateNotificationDto): Promise<void> {
@@ -40,7 +46,10 @@ export class NotificationsV1Controller {
   @Post('public')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Notify all active users' })
+  @ApiOperation({
+    summary: 'Notify all active users',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiEnvelope('empty', { description: 'Done; data is []' })
   @ApiErrors(400, 413)
   async public(@Body() dto: PublicNotificationDto): Promise<void> {
@@ -50,7 +59,10 @@ export class NotificationsV1Controller {
   @Get()
   @RequireScope('admin')
   @ApiTags('management: notifications')
-  @ApiOperation({ summary: "A user's notifications with the delivery state of each channel (scope admin)" })
+  @ApiOperation({
+    summary: "A user's notifications with the delivery state of each channel (scope admin)",
+    description: 'Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.',
+  })
   @ApiEnvelopeList(UserNotificationView)
   @ApiErrors(400)
   async list(@Query() q: NotificationListQuery) {

@@ -15,7 +15,10 @@ export class MetricsController {
   @RequireScope('admin')
   @ApiSecurity('api-key')
   @ApiProduces('text/plain')
-  @ApiOperation({ summary: 'Prometheus metrics of this instance (scope admin): HTTP by route, DB pool, job queues, process' })
+  @ApiOperation({
+    summary: 'Prometheus metrics of this instance (scope admin): HTTP by route, DB pool, job queues, process',
+    description: 'Text exposition format, not the envelope; 403 without the admin scope.',
+  })
   @ApiResponse({ status: 200, description: 'Prometheus exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiKeyErrors()
   async scrape(@Res() res: Response): Promise<void> {

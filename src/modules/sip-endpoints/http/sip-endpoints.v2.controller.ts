@@ -19,7 +19,10 @@ export class SipEndpointsController {
   @Post('create')
   @Idempotent()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a virtual number (data: {id}); 409 when the number exists' })
+  @ApiOperation({
+    summary: 'Create a virtual number (data: {id}); 409 when the number exists',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateSipEndpointDto): Promise<{ id: number }> {
@@ -28,7 +31,10 @@ export class SipEndpointsController {
 
   @Post('update/:id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change the given fields of a virtual number (data: [])' })
+  @ApiOperation({
+    summary: 'Change the given fields of a virtual number (data: [])',
+    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('id')
@@ -37,7 +43,10 @@ export class SipEndpointsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List virtual numbers by id ascending (data: {list, next, total})' })
+  @ApiOperation({
+    summary: 'List virtual numbers by id ascending (data: {list, next, total})',
+    description: 'Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.',
+  })
   @ApiEnvelopeList(SipEndpointView)
   @ApiErrors(400)
   async list(@Query() q: SipEndpointListQuery) {
@@ -46,7 +55,10 @@ export class SipEndpointsController {
   }
 
   @Get('detail/:id')
-  @ApiOperation({ summary: 'Read one virtual number' })
+  @ApiOperation({
+    summary: 'Read one virtual number',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope(SipEndpointView)
   @ApiErrors(400, 404)
   @ApiIdParam('id')

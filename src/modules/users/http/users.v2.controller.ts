@@ -16,7 +16,10 @@ export class UsersV2Controller {
   constructor(private readonly users: UsersService) {}
 
   @Get('detail/:userId')
-  @ApiOperation({ summary: 'Read one user (data: User)' })
+  @ApiOperation({
+    summary: 'Read one user (data: User)',
+    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+  })
   @ApiEnvelope(UserView)
   @ApiErrors(400, 404)
   @ApiIdParam('userId')
@@ -25,7 +28,10 @@ export class UsersV2Controller {
   }
 
   @Get('list')
-  @ApiOperation({ summary: 'List users by id ascending (data: {list: User[], next, total})' })
+  @ApiOperation({
+    summary: 'List users by id ascending (data: {list: User[], next, total})',
+    description: 'Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.',
+  })
   @ApiEnvelopeList(UserView)
   @ApiErrors(400)
   async list(@Query() q: UserListQuery) {
@@ -45,7 +51,10 @@ export class UsersManagementController {
   @Post('create')
   @Idempotent()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a user (data: {id}); 409 when the e-mail is taken (case-insensitively)' })
+  @ApiOperation({
+    summary: 'Create a user (data: {id}); 409 when the e-mail is taken (case-insensitively)',
+    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+  })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   async create(@Body() dto: CreateUserDto): Promise<{ id: number }> {
@@ -54,7 +63,10 @@ export class UsersManagementController {
 
   @Post('update/:userId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change the given fields of a user (data: []); null clears a nullable field' })
+  @ApiOperation({
+    summary: 'Change the given fields of a user (data: []); null clears a nullable field',
+    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+  })
   @ApiEnvelope('empty', { description: 'Changed; data is []' })
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('userId')
