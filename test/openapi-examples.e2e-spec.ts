@@ -96,6 +96,20 @@ describe('OpenAPI examples on the demo dataset', () => {
         if (p.name === 'limit' || p.name === 'offset') expect({ path, p: p.name, type: p.schema?.type }).toEqual({ path, p: p.name, type: 'integer' });
       }
     }
+    // Record ids, limit and offset are integers; ids of other systems are strings by contract.
+    const externalIds = new Set(['telegramChatId', 'socialAId', 'adCampaignId', 'campaign_id', 'external_id', 'platformCallId', 'jobId']);
+    const idLike = (name: string) => !externalIds.has(name) && /^(id|ID|limit|offset)$|Id$|Ids$|_id$/.test(name);
+    const itemType = (schema: { type?: unknown; items?: { type?: unknown } }) => (schema.type === 'array' ? schema.items?.type : schema.type);
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      for (const [field, prop] of Object.entries(schema.properties ?? {})) {
+        if (idLike(field) && !prop.$ref && !prop.oneOf) expect({ name, field, type: itemType(prop) }).toEqual({ name, field, type: 'integer' });
+      }
+    }
+    for (const { path, op } of operationsOf(doc)) {
+      for (const p of op.parameters ?? []) {
+        if (idLike(p.name) && p.schema) expect({ path, p: p.name, type: itemType(p.schema) }).toEqual({ path, p: p.name, type: 'integer' });
+      }
+    }
     expect(doc.paths['/health/live'].get.security).toEqual([]);
     expect(doc.paths['/health/ready'].get.security).toEqual([]);
     expect(doc.paths['/v2/order'].get.security ?? doc.security).toEqual([{ 'api-key': [] }]);

@@ -9,20 +9,20 @@ class AgentGroupNamesView {
 
 /** Detail form (API.md): with createdBy/updatedBy, dates as dd.mm.yyyy hh:mm. */
 export class AgentGroupDetailView {
-  @ApiProperty() id: number;
+  @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: AgentGroupNamesView }) names: AgentGroupNamesView;
-  @ApiProperty({ type: [Number] }) agentIds: number[];
-  @ApiProperty({ description: '0 means the system' }) createdBy: number;
-  @ApiProperty({ description: '0 means the system' }) updatedBy: number;
+  @ApiProperty({ type: 'integer', isArray: true }) agentIds: number[];
+  @ApiProperty({ type: 'integer', description: '0 means the system' }) createdBy: number;
+  @ApiProperty({ type: 'integer', description: '0 means the system' }) updatedBy: number;
   @ApiProperty({ example: '22.11.2025 09:30' }) createdAt: string;
   @ApiProperty({ example: '22.11.2025 09:30' }) updatedAt: string;
 }
 
 /** List form (API.md): no createdBy/updatedBy, dates as ISO 8601. */
 export class AgentGroupListItemView {
-  @ApiProperty() id: number;
+  @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: AgentGroupNamesView }) names: AgentGroupNamesView;
-  @ApiProperty({ type: [Number] }) agentIds: number[];
+  @ApiProperty({ type: 'integer', isArray: true }) agentIds: number[];
   @ApiProperty({ example: '2025-11-22T09:30:00+00:00' }) createdAt: string;
   @ApiProperty({ example: '2025-11-22T09:30:00+00:00' }) updatedAt: string;
 }

@@ -4,9 +4,9 @@ import { CallAttemptGroup } from '../domain/call-attempt-group';
 
 /** API.md leaves the read shape open ("not shown"): the identifier is `id`, the rest as in its table plus repeatLastInterval and dates. */
 export class CallAttemptGroupView {
-  @ApiProperty() id: number;
+  @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ example: 'Стандартный дозвон' }) title: string;
-  @ApiProperty({ type: [Number], example: [5, 30, 120, 1440] }) intervals: number[];
+  @ApiProperty({ type: 'integer', isArray: true, example: [5, 30, 120, 1440] }) intervals: number[];
   @ApiProperty() isDefault: boolean;
   @ApiProperty() resetAttemptsEnabled: boolean;
   @ApiProperty() repeatLastInterval: boolean;

@@ -3,7 +3,7 @@ import { isoDateTime } from '../../../common/dates';
 import { CallScenario } from '../domain/call-scenario';
 
 export class CallScenarioView {
-  @ApiProperty() id: number;
+  @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ example: 'Квалификация лида' }) title: string;
   @ApiProperty({ description: "'' when none" }) description: string;
   @ApiProperty() isActive: boolean;

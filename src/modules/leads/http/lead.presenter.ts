@@ -25,7 +25,7 @@ export class LeadV2View {
   @ApiProperty() isSecondary: boolean;
   @ApiProperty({ example: ISO, description: "'' when no call is planned" }) planningCallDateTime: string;
   @ApiProperty({ type: 'integer' }) priority: number;
-  @ApiProperty({ example: 3 }) utcOffset: number;
+  @ApiProperty({ type: 'integer', example: 3 }) utcOffset: number;
   @ApiProperty({ example: ISO }) createdAt: string;
   @ApiProperty({ example: ISO }) updatedAt: string;
   @ApiProperty({ type: 'integer' }) orderId: number;
@@ -65,7 +65,7 @@ export class LeadV1View {
   @ApiProperty({ type: 'integer', nullable: true }) UF_NEXT_LEAD: number | null;
   @ApiProperty({ type: 'integer', description: 'Unix seconds; 0 when no call is planned' }) UF_CALL_DATE_TIME: number;
   @ApiProperty({ type: 'integer' }) UF_CALL_PRIORITY: number;
-  @ApiProperty() UF_CLIENT_UTC_OFFSET: number;
+  @ApiProperty({ type: 'integer' }) UF_CLIENT_UTC_OFFSET: number;
   @ApiProperty({ type: 'integer', example: 1 }) UF_PREPARE_IS_FINISHED: number;
   @ApiProperty({ example: ISO }) UF_DATE_CREATE: string;
   @ApiProperty({ example: ISO }) UF_DATE_UPDATE: string;

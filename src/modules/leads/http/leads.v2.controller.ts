@@ -102,8 +102,8 @@ export class LeadsV2Controller {
   })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)', example: '2026-11-01T00:00:00+03:00' })
   @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)', example: '2026-11-30' })
-  @ApiQuery({ name: 'orderIds', required: false, type: [Number], description: 'orderIds[]=1&orderIds[]=2, orderIds=1&orderIds=2 or orderIds=1,2' })
-  @ApiQuery({ name: 'statusIds', required: false, type: [Number], description: 'Same forms as orderIds' })
+  @ApiQuery({ name: 'orderIds', required: false, type: 'integer', isArray: true, description: 'orderIds[]=1&orderIds[]=2, orderIds=1&orderIds=2 or orderIds=1,2' })
+  @ApiQuery({ name: 'statusIds', required: false, type: 'integer', isArray: true, description: 'Same forms as orderIds' })
   @ApiEnvelopeList(LeadV2ListItemView)
   @ApiErrors(400)
   async list(@Query() query: LeadListQueryDto) {

@@ -7,13 +7,13 @@ export class DeliveryView {
   @ApiProperty({ enum: CHANNELS }) channel: string;
   @ApiProperty({ enum: DELIVERY_STATUSES, description: 'inbox: delivered; e-mail/messenger: pending, sent, failed, or skipped (channel not configured)' })
   status: string;
-  @ApiProperty({ description: 'send attempts made so far' }) attempts: number;
+  @ApiProperty({ type: 'integer', description: 'send attempts made so far' }) attempts: number;
   @ApiProperty({ type: String, nullable: true, description: 'reason of the last failed attempt, or why it was skipped' }) lastError: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'ISO 8601; when it was sent (inbox: stored)' }) sentAt: string | null;
 }
 
 export class UserNotificationView {
-  @ApiProperty() id: number;
+  @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ enum: NOTIFICATION_TYPES }) type: string;
   @ApiProperty({ enum: NOTIFICATION_LEVELS }) level: string;
   @ApiProperty() title: string;

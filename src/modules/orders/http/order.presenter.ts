@@ -54,7 +54,7 @@ export class OrderView {
   @ApiProperty({ example: 'during-call' }) agentLeadEditMode: string;
   @ApiProperty() autoProcessCall: boolean;
   @ApiProperty({ type: [TransferNumberView] }) transferNumbers: TransferNumberView[];
-  @ApiProperty({ example: 3 }) defaultUtcOffset: number;
+  @ApiProperty({ type: 'integer', example: 3 }) defaultUtcOffset: number;
   @ApiProperty({ example: '2026-03-04T05:06:07+00:00' }) createdAt: string;
   @ApiProperty({ example: '2026-03-04T05:06:07+00:00' }) updatedAt: string;
 }

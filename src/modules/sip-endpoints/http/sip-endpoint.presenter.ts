@@ -3,7 +3,7 @@ import { isoDateTime } from '../../../common/dates';
 import { SipEndpoint } from '../domain/sip-endpoint';
 
 export class SipEndpointView {
-  @ApiProperty() id: number;
+  @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ example: '+74951234567', description: 'E.164 with +' }) number: string;
   @ApiProperty({ example: 'Москва, основной' }) title: string;
   @ApiProperty() isActive: boolean;

@@ -4,7 +4,7 @@ import { ACCESS_GROUP_VALUES, LANGUAGE_CODES, NOTIFICATION_PRIORITIES, PHONE_MOD
 
 /** The User object of API.md, field by field. */
 export class UserView {
-  @ApiProperty() id: number;
+  @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: String, nullable: true }) name: string | null;
   @ApiProperty({ type: String, nullable: true }) lastName: string | null;
   @ApiProperty() email: string;
@@ -13,7 +13,7 @@ export class UserView {
   @ApiProperty() webRtcIsEnabled: boolean;
   @ApiProperty({ enum: LANGUAGE_CODES }) interfaceLanguageCode: string;
   @ApiProperty({ enum: LANGUAGE_CODES, isArray: true }) languageSkillsCode: string[];
-  @ApiProperty({ minimum: -1, maximum: 10 }) autoAnswer: number;
+  @ApiProperty({ type: 'integer', minimum: -1, maximum: 10 }) autoAnswer: number;
   @ApiProperty({ enum: PHONE_MODES }) phoneMode: string;
   @ApiProperty({ description: 'URL; a placeholder image URL when none is set' }) avatar: string;
   @ApiProperty() telegramNotificationsEnabled: boolean;

@@ -50,7 +50,7 @@ export class CreateAgentGroupDto {
   @Type(() => AgentGroupNamesDto)
   names: AgentGroupNamesDto;
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_AGENTS_PER_GROUP, example: [3, 4, 5], default: [], description: `user ids; all must exist; duplicates collapse; at most ${MAX_AGENTS_PER_GROUP}` })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_AGENTS_PER_GROUP, example: [3, 4, 5], default: [], description: `user ids; all must exist; duplicates collapse; at most ${MAX_AGENTS_PER_GROUP}` })
   @Optional()
   @AgentIds()
   agentIds?: number[];
@@ -64,14 +64,14 @@ export class UpdateAgentGroupDto {
   @Type(() => AgentGroupNamesPatchDto)
   names?: AgentGroupNamesPatchDto;
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_AGENTS_PER_GROUP, example: [3, 4, 5], description: `replaces the membership; all must exist; at most ${MAX_AGENTS_PER_GROUP}` })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_AGENTS_PER_GROUP, example: [3, 4, 5], description: `replaces the membership; all must exist; at most ${MAX_AGENTS_PER_GROUP}` })
   @Optional()
   @AgentIds()
   agentIds?: number[];
 }
 
 export class AgentGroupListQuery extends PageQuery {
-  @ApiPropertyOptional({ minimum: 1, description: 'only groups containing this agent (user id)' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'only groups containing this agent (user id)' })
   @IntQuery()
   @IsOptional()
   @IsInt()

@@ -17,7 +17,7 @@ export class CreateCallAttemptGroupDto {
   @Title()
   title: string;
 
-  @ApiProperty({ type: [Number], maxItems: MAX_INTERVALS, example: [5, 30, 120, 1440], description: INTERVALS_DOC })
+  @ApiProperty({ type: 'integer', isArray: true, maxItems: MAX_INTERVALS, example: [5, 30, 120, 1440], description: INTERVALS_DOC })
   @Intervals()
   intervals: number[];
 
@@ -44,7 +44,7 @@ export class UpdateCallAttemptGroupDto {
   @Title()
   title?: string;
 
-  @ApiPropertyOptional({ type: [Number], maxItems: MAX_INTERVALS, example: [5, 30, 120, 1440], description: INTERVALS_DOC })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_INTERVALS, example: [5, 30, 120, 1440], description: INTERVALS_DOC })
   @Optional()
   @Intervals()
   intervals?: number[];

@@ -46,7 +46,7 @@ export class GroupNotificationDto extends NotificationContentDto {
 }
 
 export class PrivateNotificationDto extends NotificationContentDto {
-  @ApiProperty({ minimum: 1, maximum: INT32_MAX, example: 12, description: 'an existing user (404 otherwise)' })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: INT32_MAX, example: 12, description: 'an existing user (404 otherwise)' })
   @IsInt()
   @Min(1)
   @Max(INT32_MAX)
@@ -60,7 +60,7 @@ export function contentOf(dto: NotificationContentDto): NotificationContent {
 }
 
 export class NotificationListQuery extends PageQuery {
-  @ApiProperty({ minimum: 1, maximum: INT32_MAX, example: 12, description: 'the recipient' })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: INT32_MAX, example: 12, description: 'the recipient' })
   @IntQuery()
   @IsInt()
   @Min(1)
