@@ -1,7 +1,7 @@
 // Nest 12 ships ES modules: npm scripts run Jest on Node 24 with --experimental-vm-modules,
 // so CommonJS test code can require() them without transforming node_modules.
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }],
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json', diagnostics: false }],
 };
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
 

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
@@ -75,12 +76,17 @@ describe('rate limiting (RATE_LIMIT_REQUESTS)', () => {
 
   it('keeps serving when its counters cannot be written (fails open)', async () => {
     const key = await t.keyWith('api');
+    // The failed writes are logged (captured here, not printed), without the statement's values.
+    const logged: string[] = [];
+    const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation((m: unknown) => void logged.push(String(m)));
     await t.ds.query(`ALTER TABLE rate_limit_counter RENAME TO rate_limit_counter_away`);
     try {
       for (let i = 0; i < LIMIT + 2; i++) await users(t.http, key).expect(200);
     } finally {
       await t.ds.query(`ALTER TABLE rate_limit_counter_away RENAME TO rate_limit_counter`);
+      errors.mockRestore();
     }
+    expect(logged).toContainEqual(expect.stringMatching(/^query failed: .*42P01 undefined_table in INSERT INTO rate_limit_counter/));
     await users(t.http, key).expect(200);
   });
 });
