@@ -3,7 +3,7 @@
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json', diagnostics: false }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   roots: ['<rootDir>/test/reliability'],
   testRegex: 'test/reliability/.*\\.rel-spec\\.ts$',
