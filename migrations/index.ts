@@ -17,6 +17,7 @@ import { LeadCreateFunction1763864000000 } from './1763864000000-lead-create-fun
 import { ListIndexes1763864100000 } from './1763864100000-list-indexes';
 import { LeadCountRollups1763864200000 } from './1763864200000-lead-count-rollups';
 import { CoveringDayCounters1763864300000 } from './1763864300000-covering-day-counters';
+import { LeadPhoneIndex1763864400000 } from './1763864400000-lead-phone-index';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   WholeSecondCreatedAt1763840000000, StatusCodes1763850000000, LeadAsyncJobQueuedIndex1763862000000,
   ApiKeyRotation1763863000000, IdempotencyOwner1763863100000, CreatedAtTruncated1763863200000, CreatedAtRoundedLeads1763863300000,
   LeadCreateFunction1763864000000, ListIndexes1763864100000, LeadCountRollups1763864200000, CoveringDayCounters1763864300000,
+  LeadPhoneIndex1763864400000,
 ];
