@@ -55,6 +55,20 @@ describe('OutageLog', () => {
     expect(lines).toEqual(['pg-boss: database unreachable (connection terminated)', 'pg-boss: database reachable again after 4s']);
   });
 
+  it('uses the default probe of a source when a failure comes without one', async () => {
+    jest.useFakeTimers();
+    const { lines, logger } = sink();
+    const outages = new OutageLog('database', { logger, probeEveryMs: 1000 });
+    let answers = false;
+    outages.useDefaultProbe('database', () => (answers ? Promise.resolve() : Promise.reject(new Error('Connection terminated unexpectedly'))));
+    for (let i = 0; i < 5; i++) outages.failed('database', 'ECONNREFUSED');
+    await jest.advanceTimersByTimeAsync(2000);
+    answers = true;
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(outages.isDown('database')).toBe(false);
+    expect(lines).toEqual(['database: database unreachable (ECONNREFUSED)', 'database: database reachable again after 3s']);
+  });
+
   it('stops probing when the probe fails for another reason (the app shut down)', async () => {
     jest.useFakeTimers();
     const outages = new OutageLog('database', { logger: sink().logger, probeEveryMs: 1000 });

@@ -31,6 +31,8 @@ export interface OutageLogOptions {
  */
 export class OutageLog {
   private readonly outages = new Map<string, Outage>();
+  /** Probes used when a failure is reported without one (background tasks that only see their own failures). */
+  private readonly defaultProbes = new Map<string, Probe>();
   private readonly logger: LogSink;
   private readonly probeEveryMs: number;
   private readonly now: () => number;
@@ -45,7 +47,8 @@ export class OutageLog {
   }
 
   /** Reports that `source` could not reach the dependency. True when this call started the outage (and logged it). */
-  failed(source: string, reason: string, probe?: Probe): boolean {
+  failed(source: string, reason: string, givenProbe?: Probe): boolean {
+    const probe = givenProbe ?? this.defaultProbes.get(source);
     const known = this.outages.get(source);
     if (known) {
       if (probe && !known.probe) this.startProbing(source, known, probe);
@@ -67,6 +70,14 @@ export class OutageLog {
     const seconds = Math.round((this.now() - outage.since) / 1000);
     this.logger.log(`${source}: ${this.what} reachable again after ${seconds}s`);
     return true;
+  }
+
+  /**
+   * The probe for `source` when a failure comes without one, so an outage seen only by
+   * background tasks (compaction, sweeps, heartbeats) is still logged as over when it is.
+   */
+  useDefaultProbe(source: string, probe: Probe): void {
+    this.defaultProbes.set(source, probe);
   }
 
   isDown(source: string): boolean {

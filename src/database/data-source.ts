@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { EventEmitter } from 'node:events';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { DATABASE_SOURCE, databaseOutages } from '../common/outage-log';
 import { describeDatabaseError, isDatabaseUnavailable } from '../common/pg-errors';
 import { MIGRATIONS } from '../../migrations';
 import { SafeQueryLogger } from './safe-query-logger';
@@ -21,6 +22,13 @@ export function replicatedDataSourceOptions(url: string, replicaUrls: string[]):
  * per read by `ReadDatabase`.
  */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  const ds = await openPrimaryOrAlone(options);
+  // Background tasks report outages of this pool without a probe of their own: this one tells the end.
+  databaseOutages.useDefaultProbe(DATABASE_SOURCE, () => ds.query('SELECT 1'));
+  return ds;
+}
+
+async function openPrimaryOrAlone(options: DataSourceOptions): Promise<DataSource> {
   const replication = (options as { replication?: { master: { url: string } } }).replication;
   const ds = new DataSource(options);
   try {

@@ -1,5 +1,6 @@
 import { Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { CounterSet } from './counter-set';
 
 /** Deltas folded per statement: keeps each compaction transaction short during bursts. */
@@ -26,7 +27,8 @@ export abstract class CounterCompactor implements OnModuleInit, OnModuleDestroy 
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.compact()
-        .catch((e: Error) => this.logger.warn(`compaction: ${e.message}`))
+        // An outage is logged once for the pool (down, then up), not once a second per counter set.
+        .catch((e: unknown) => reportDatabaseError(DATABASE_SOURCE, e, this.logger))
         .finally(() => (this.running = undefined));
     }, this.intervalMs);
     this.timer.unref();
