@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,7 +52,8 @@ export async function startBenchCluster(): Promise<BenchCluster> {
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--no-instructions'],
     postgresFlags: SERVER_SETTINGS.flatMap((s) => ['-c', s]),
-    onLog: () => undefined,
+    // The server's log (BENCH_PG_LOG: a file to append it to), e.g. auto_explain's plans.
+    onLog: (m: string) => (process.env.BENCH_PG_LOG ? appendFileSync(process.env.BENCH_PG_LOG, m) : undefined),
     onError: () => undefined,
   });
   await pg.initialise();
@@ -71,6 +72,8 @@ export async function startBenchCluster(): Promise<BenchCluster> {
 
 /** The server settings of a bench cluster (see startBenchCluster). */
 const SERVER_SETTINGS = [
+  // Diagnostics on demand, e.g. BENCH_PG_SETTINGS='session_preload_libraries=auto_explain;auto_explain.log_min_duration=5'.
+  ...(process.env.BENCH_PG_SETTINGS ? process.env.BENCH_PG_SETTINGS.split(';') : []),
   'listen_addresses=127.0.0.1',
   'unix_socket_directories=',
   'max_connections=200',

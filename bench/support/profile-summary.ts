@@ -20,15 +20,20 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
+/**
+ * Shares of the samples in which the JavaScript thread was not idle. The profiler samples on a
+ * wall clock, so on a busy machine a thread waiting for a core is sampled as busy: the shares are
+ * meaningful, the sampled milliseconds are not CPU time. Multiply a share by the process's
+ * measured CPU time per request (measured-load.ts, without the profiler) for milliseconds.
+ */
 export interface ProfileSummary {
   /** Wall time of the profile, ms. */
   durationMs: number;
-  /** Sampled time not idle (the process's JavaScript thread busy), ms per request. */
-  busyMsPerRequest: number;
-  /** Time with a frame of each layer on the stack (inclusive), ms per request. */
-  layers: { layer: string; msPerRequest: number }[];
-  /** Time in each package's own code (self), ms per request. */
-  selfByPackage: { where: string; msPerRequest: number }[];
+  samples: number;
+  /** Share of the busy samples with a frame of each layer on the stack (inclusive: layers nest). */
+  layers: { layer: string; share: number }[];
+  /** Share of the busy samples in each package's own code (self: sums to 1 over all packages). */
+  selfByPackage: { where: string; share: number }[];
 }
 
 /** Where a frame's code lives: a package, a source folder of the app, Node's internals or V8. */
@@ -68,7 +73,7 @@ const LAYERS: [string, (f: CallFrame) => boolean][] = [
   ['garbage collector', (f) => f.functionName === '(garbage collector)'],
 ];
 
-export async function summariseProfile(file: string, requests: number): Promise<ProfileSummary> {
+export async function summariseProfile(file: string): Promise<ProfileSummary> {
   const p = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   // Layers on each node's stack, from the root down.
@@ -85,23 +90,25 @@ export async function summariseProfile(file: string, requests: number): Promise<
   const layerUs = new Array<number>(LAYERS.length).fill(0);
   const selfUs = new Map<string, number>();
   let busyUs = 0;
+  let samples = 0;
   p.samples.forEach((id, i) => {
     const us = p.timeDeltas[i + 1] ?? 0;
     const node = byId.get(id)!;
     if (node.callFrame.functionName === '(idle)') return;
     busyUs += us;
+    samples++;
     for (const l of onStack.get(id)!) layerUs[l] += us;
     const owner = frameOwner(node.callFrame);
     selfUs.set(owner, (selfUs.get(owner) ?? 0) + us);
   });
-  const perRequest = (us: number) => Math.round((us / 1000 / requests) * 1000) / 1000;
+  const share = (us: number) => Math.round((us / busyUs) * 1000) / 1000;
   return {
     durationMs: Math.round((p.endTime - p.startTime) / 1000),
-    busyMsPerRequest: perRequest(busyUs),
-    layers: LAYERS.map(([layer], i) => ({ layer, msPerRequest: perRequest(layerUs[i]) })).filter((l) => l.msPerRequest > 0),
+    samples,
+    layers: LAYERS.map(([layer], i) => ({ layer, share: share(layerUs[i]) })).filter((l) => l.share > 0),
     selfByPackage: [...selfUs.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 15)
-      .map(([where, us]) => ({ where, msPerRequest: perRequest(us) })),
+      .map(([where, us]) => ({ where, share: share(us) })),
   };
 }
