@@ -203,7 +203,9 @@ export class CounterSet {
    * change folded into a counter row is folded into its rollup in the same statement, whichever
    * compactor (of whatever version) folds, so the rollups always equal the sums of the counters.
    * Their id bounds only widen (until the bucket empties): still bounds of every counted id.
-   * Day rows are read by index-only scans (the key INCLUDEs the counts, as for the day counters).
+   * The keys lead with the bucket: a filter without the other dimensions is a range of buckets
+   * (PostgreSQL 15 read all 87k hour rows of a 1M-lead table for a one-day range when the key led
+   * with the status); day rows are read by index-only scans (the key INCLUDEs the counts).
    */
   rollupSchema(): string[] {
     const { name, rollup } = this.spec;
@@ -222,7 +224,7 @@ export class CounterSet {
         n bigint NOT NULL,
         min_id int,
         max_id int,
-        PRIMARY KEY (${key})${bucket === 'day' ? ' INCLUDE (n, min_id, max_id)' : ''}
+        PRIMARY KEY (${bucket ? `${bucket}, ${rest.join(', ')}` : key})${bucket === 'day' ? ' INCLUDE (n, min_id, max_id)' : ''}
       )`);
       // Adds n to a rollup row, widening its bounds, or clearing them once it counts nothing.
       const fold = (select: string) => `
