@@ -79,6 +79,8 @@ export function ApiEnvelopeList(model: Type<unknown>, description = 'One page: {
 
 /** 200 with data {id} of the new record. */
 export const ApiCreated = (description = 'Created: data.id is the new record') => ApiEnvelope(CreatedIdView, { description });
+/** A partial update or action answered with `data: []`. */
+export const ApiUpdated = (description = 'Changed; data is []') => ApiEnvelope('empty', { description });
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
 

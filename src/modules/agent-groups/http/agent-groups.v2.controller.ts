@@ -6,7 +6,7 @@ import { AgentGroupsService } from '../agent-groups.service';
 import { AgentGroupDetailView, AgentGroupListItemView, presentAgentGroupDetail, presentAgentGroupListItem } from './agent-group.presenter';
 import { AgentGroupListQuery, CreateAgentGroupDto, UpdateAgentGroupDto } from './dto/agent-group.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** Management of agent groups (scope admin). Declared before the reader so `create`/`update` never reach `:id`. */
 @ApiTags('management: agent groups')
@@ -35,7 +35,7 @@ export class AgentGroupsManagementController {
     summary: 'Change an agent group (data: []); names merge per language, agentIds replaces the membership',
     description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 413)
   @ApiIdParam('id')
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateAgentGroupDto): Promise<void> {

@@ -7,7 +7,7 @@ import { CallAttemptGroupsService } from '../call-attempt-groups.service';
 import { CallAttemptGroupView, presentCallAttemptGroup } from './call-attempt-group.presenter';
 import { CreateCallAttemptGroupDto, UpdateCallAttemptGroupDto } from './dto/call-attempt-group.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** API.md "Call attempt groups": update (scope api). */
 @ApiTags('call attempt groups')
@@ -22,7 +22,7 @@ export class CallAttemptGroupsV2Controller {
     summary: 'Change a call attempt group (data: []); isDefault: true moves the default here',
     description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 413)
   @ApiIdParam('id')
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallAttemptGroupDto): Promise<void> {

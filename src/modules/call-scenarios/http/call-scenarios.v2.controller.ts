@@ -6,7 +6,7 @@ import { CallScenariosService } from '../call-scenarios.service';
 import { CallScenarioView, presentCallScenario } from './call-scenario.presenter';
 import { CallScenarioListQuery, CreateCallScenarioDto, UpdateCallScenarioDto } from './dto/call-scenario.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** Management of call scenarios (scope admin). */
 @ApiTags('management: call scenarios')
@@ -35,7 +35,7 @@ export class CallScenariosController {
     summary: 'Change the given fields of a call scenario (data: [])',
     description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 413)
   @ApiIdParam('id')
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallScenarioDto): Promise<void> {

@@ -6,7 +6,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { CustomFieldsService } from '../custom-fields.service';
 import { CustomFieldView, presentCustomField } from './custom-field.presenter';
 import { CreateCustomFieldDto, CustomFieldListQuery, UpdateCustomFieldDto } from './dto/custom-field.dto';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** API.md list, served under the documented path and the plural one of its usage examples. */
 @ApiTags('custom fields')
@@ -54,7 +54,7 @@ export class CustomFieldsAdminController {
     summary: 'Change title, sort or options (params replaces them); type and essence are immutable',
     description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 413)
   @ApiIdParam('id', 7)
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateCustomFieldDto) {

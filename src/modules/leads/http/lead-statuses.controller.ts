@@ -6,7 +6,7 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { LeadStatusesService } from '../lead-statuses.service';
 import { CreateCallStatusDto, CreateLeadStatusDto, UpdateCallStatusDto, UpdateLeadStatusDto } from './dto/status.dto';
 import { CallStatusView, LeadStatusView, presentCallStatus, presentLeadStatus } from './lead.presenter';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /**
  * The status catalogues. Reading needs only the `api` scope: integrators need the ids to set
@@ -61,7 +61,7 @@ export class LeadStatusesController {
     summary: 'Change the given fields of a lead status (scope admin; data: []). The catalogue keeps exactly one in-progress default',
     description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('id')
   async updateLeadStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateLeadStatusDto): Promise<void> {
@@ -111,7 +111,7 @@ export class LeadStatusesController {
     summary: 'Change the given fields of a call status (scope admin; data: [])',
     description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('id')
   async updateCallStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallStatusDto): Promise<void> {

@@ -8,7 +8,7 @@ import { LeadsService } from '../leads.service';
 import { CreateLeadV1Dto, UpdateLeadV1Dto } from './dto/lead-v1.dto';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
 import { LeadV1View } from './lead.presenter';
-import { ApiCreated, ApiEnvelope, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** Validation errors of the shared service name v2 fields; v1 callers get their own field names. */
 async function inV1Terms<T>(work: Promise<T>): Promise<T> {
@@ -46,7 +46,7 @@ export class LeadsV1Controller {
     summary: 'Change the fields sent (v1 names); call_timestamp sets the next call time; data is []',
     description: 'The same rules as POST /v2/lead/update/{leadId}: 400 names the refused field in its v1 spelling, 404 when the lead does not exist, 409 as for v2.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('lead_id')
   async update(@Param('lead_id', IdPipe) leadId: number, @Body() dto: UpdateLeadV1Dto) {

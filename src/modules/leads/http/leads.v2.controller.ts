@@ -11,7 +11,7 @@ import { CreateLeadV2Dto, UpdateLeadV2Dto } from './dto/lead.dto';
 import { LeadListQueryDto } from './dto/lead-query.dto';
 import { AsyncLeadJobView, LeadV2ListItemView, LeadV2View, presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -79,7 +79,7 @@ export class LeadsV2Controller {
       'Refuses invalid fields with 400 naming each (a status id that does not exist, custom values that do not fit their field); ' +
       '404 when the lead does not exist; 409 when the lead changed meanwhile or a qualified status would pass the order qualifiedLeadsPerDayLimit.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('leadId')
   async update(@Param('leadId', IdPipe) leadId: number, @Body() dto: UpdateLeadV2Dto) {

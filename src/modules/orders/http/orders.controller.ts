@@ -6,7 +6,7 @@ import { PageQuery } from '../../../common/query';
 import { OrdersService } from '../orders.service';
 import { CreateOrderDto, UpdateOrderDto } from './dto/order.dto';
 import { OrderView, presentOrder } from './order.presenter';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 @ApiTags('orders')
 @ApiKeyErrors()
@@ -35,7 +35,7 @@ export class OrdersController {
     summary: 'Update an order: only the fields sent change; arrays sent replace the stored ones',
     description: 'The field rules of create (400 naming each refused field); 404 when the order does not exist; 409 when another order has the code.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('orderId')
   async update(@Param('orderId', IdPipe) orderId: number, @Body() dto: UpdateOrderDto) {

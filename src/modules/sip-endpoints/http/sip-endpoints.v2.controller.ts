@@ -6,7 +6,7 @@ import { SipEndpointsService } from '../sip-endpoints.service';
 import { CreateSipEndpointDto, SipEndpointListQuery, UpdateSipEndpointDto } from './dto/sip-endpoint.dto';
 import { SipEndpointView, presentSipEndpoint } from './sip-endpoint.presenter';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** Management of virtual numbers (scope admin). */
 @ApiTags('management: sip endpoints')
@@ -35,7 +35,7 @@ export class SipEndpointsController {
     summary: 'Change the given fields of a virtual number (data: [])',
     description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('id')
   async update(@Param('id', IdPipe) id: number, @Body() dto: UpdateSipEndpointDto): Promise<void> {

@@ -6,7 +6,7 @@ import { UsersService } from '../users.service';
 import { CreateUserDto, UpdateUserDto, UserListQuery } from './dto/user.dto';
 import { UserView, presentUser } from './user.presenter';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** API.md "Users": detail and list (scope api). */
 @ApiTags('users')
@@ -67,7 +67,7 @@ export class UsersManagementController {
     summary: 'Change the given fields of a user (data: []); null clears a nullable field',
     description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
   })
-  @ApiEnvelope('empty', { description: 'Changed; data is []' })
+  @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('userId')
   async update(@Param('userId', IdPipe) userId: number, @Body() dto: UpdateUserDto): Promise<void> {
