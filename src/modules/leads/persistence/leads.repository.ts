@@ -9,7 +9,7 @@ import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
 import type { Queryable } from '../../../database/read-database';
 
 /** Lead columns as domain fields; `l` is the lead, `o` its order. */
-const LEAD_SELECT = `
+export const LEAD_SELECT = `
   l.id, l.order_id AS "orderId", o.code AS "orderCode", l.name, l.phone, l.source_comment AS "sourceComment", l.ip,
   l.external_id_crm_a AS "externalIdCrmA", l.external_id_crm_b AS "externalIdCrmB",
   l.external_id_crm_c AS "externalIdCrmC", l.external_id_crm_d AS "externalIdCrmD",
@@ -23,7 +23,7 @@ const LEAD_SELECT = `
   l.created_at AS "createdAt", l.updated_at AS "updatedAt"`;
 
 /** Insert columns, in the order of `lead_create`'s parameters after the lock key, window and job id; `NewLead` field per column. */
-const INSERT_COLUMNS: [string, keyof NewLead][] = [
+export const INSERT_COLUMNS: [string, keyof NewLead][] = [
   ['order_id', 'orderId'],
   ['phone', 'phone'],
   ['lead_type', 'leadType'],
@@ -102,7 +102,7 @@ export interface LeadForUpdate {
 }
 
 /** Lock keys: 64-bit hashes of a namespaced text, so they cannot meet other modules' locks. */
-const phoneLockKey = (orderId: number, phone: string) => `lead-phone:${orderId}:${phone}`;
+export const phoneLockKey = (orderId: number, phone: string) => `lead-phone:${orderId}:${phone}`;
 const qualifiedLockKey = (orderId: number) => `lead-qualified:${orderId}`;
 
 @Injectable()
