@@ -19,6 +19,13 @@ export const MAX_DEPTH = 32;
 export const MAX_ARRAY_ITEMS = 1000;
 export const MAX_OBJECT_KEYS = 250;
 export const MAX_VALUES = 10_000;
+/**
+ * A batch create carries up to 1,000 lead bodies (its 1 MiB body limit bounds it as well): a
+ * lead's usual fields and a few custom values each. Its items are validated in turns that yield
+ * to the event loop (LeadBulkService).
+ */
+export const MAX_BATCH_VALUES = 50_000;
+const valuesCapFor = (path: string) => (path.toLowerCase().startsWith('/v2/lead/create-batch') ? MAX_BATCH_VALUES : MAX_VALUES);
 
 /**
  * The first value PostgreSQL could not store or that would break on the way: a string with a
@@ -28,8 +35,8 @@ export const MAX_VALUES = 10_000;
  * past the caps above. Null when the input is clean. Each container's size is checked before its
  * children are visited, so a hostile body costs at most MAX_VALUES visits.
  */
-export function findUnsafeInput(value: unknown, path = ''): FieldError | null {
-  return walk(value, path, 0, { values: 0 });
+export function findUnsafeInput(value: unknown, path = '', maxValues = MAX_VALUES): FieldError | null {
+  return walk(value, path, 0, { values: 0, max: maxValues });
 }
 
 function textProblem(text: string): string | null {
@@ -39,14 +46,14 @@ function textProblem(text: string): string | null {
 }
 
 /** A container's own size against the caps; `seen.values` counts every value met so far. */
-function sizeProblem(size: number, isArray: boolean, seen: { values: number }): FieldError['message'] | null {
+function sizeProblem(size: number, isArray: boolean, seen: { values: number; max: number }): FieldError['message'] | null {
   if (isArray && size > MAX_ARRAY_ITEMS) return `must have at most ${MAX_ARRAY_ITEMS} items`;
   if (!isArray && size > MAX_OBJECT_KEYS) return `must have at most ${MAX_OBJECT_KEYS} keys`;
   seen.values += size;
   return null;
 }
 
-function walk(value: unknown, path: string, depth: number, seen: { values: number }): FieldError | null {
+function walk(value: unknown, path: string, depth: number, seen: { values: number; max: number }): FieldError | null {
   if (typeof value === 'string') {
     const problem = textProblem(value);
     return problem ? { field: path || 'body', message: problem } : null;
@@ -56,7 +63,7 @@ function walk(value: unknown, path: string, depth: number, seen: { values: numbe
   const keys = Array.isArray(value) ? null : Object.keys(value);
   const tooBig = sizeProblem(keys ? keys.length : (value as unknown[]).length, !keys, seen);
   if (tooBig) return { field: path || 'body', message: tooBig };
-  if (seen.values > MAX_VALUES) return { field: 'body', message: `must hold at most ${MAX_VALUES} values in all` };
+  if (seen.values > seen.max) return { field: 'body', message: `must hold at most ${seen.max} values in all` };
   if (!keys) {
     for (const [i, item] of (value as unknown[]).entries()) {
       const found = walk(item, `${path}[${i}]`, depth + 1, seen);
@@ -123,7 +130,7 @@ function readQueryOnce(req: InputCheckedRequest): unknown {
 export function checkInputSafety(req: InputCheckedRequest, _res: Response, next: NextFunction): void {
   const query = readQueryOnce(req);
   if (!req.inputError) {
-    const found = findUnsafeInput(req.body) ?? findUnsafeInput(query);
+    const found = findUnsafeInput(req.body, '', valuesCapFor(req.path)) ?? findUnsafeInput(query);
     if (found) req.inputError = DomainError.validation([found], 'UNSAFE_INPUT');
   }
   next();

@@ -8,6 +8,8 @@ import { LeadCountersService } from './lead-counters.service';
 import { LeadStatusesService } from './lead-statuses.service';
 import { LeadsDemoSeed } from './leads.seed';
 import { LeadsService } from './leads.service';
+import { LeadBulkService } from './lead-bulk.service';
+import { LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { LeadStatusesRepository } from './persistence/lead-statuses.repository';
 import { LeadsRepository } from './persistence/leads.repository';
@@ -23,6 +25,8 @@ import { LeadsRepository } from './persistence/leads.repository';
     LeadStatusesService,
     LeadCountersService,
     LeadsService,
+    LeadBulkRepository,
+    LeadBulkService,
     LeadsDemoSeed,
   ],
   exports: [LeadsService, LeadStatusesService],

@@ -8,7 +8,11 @@ import type { AuthedRequest } from '../../auth/http/api-key.guard';
 import { CreateLeadInput, sourceCommentText, UpdateLeadInput } from '../domain/lead';
 import { LeadsService } from '../leads.service';
 import { CreateLeadV2Dto, UpdateLeadV2Dto } from './dto/lead.dto';
-import { LeadListQueryDto } from './dto/lead-query.dto';
+import { LeadLookupQueryDto } from './dto/lead-lookup-query.dto';
+import { BatchResultView, checkBatchItem, CreateLeadBatchV2Dto } from './dto/lead-batch.dto';
+import { UpsertLeadV2Dto, UpsertResultView } from './dto/lead-upsert.dto';
+import { LeadBulkService } from '../lead-bulk.service';
+import { LOOKUP_KEYS } from '../persistence/lead-bulk.repository';
 import { AsyncLeadJobView, LeadV2ListItemView, LeadV2View, presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
@@ -22,7 +26,10 @@ const toUpdateInput = (dto: UpdateLeadV2Dto): UpdateLeadInput => ({ ...dto, sour
 @ApiKeyErrors()
 @Controller('v2/lead')
 export class LeadsV2Controller {
-  constructor(private readonly leads: LeadsService) {}
+  constructor(
+    private readonly leads: LeadsService,
+    private readonly bulk: LeadBulkService,
+  ) {}
 
   @Post('create')
   @HttpCode(200)
@@ -37,6 +44,41 @@ export class LeadsV2Controller {
   @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateLeadV2Dto, @IdempotencyToken() token?: string) {
     return this.leads.createLead(toCreateInput(dto), token);
+  }
+
+  @Post('create-batch')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Create up to 1,000 leads; data.results has one result per item, in order',
+    description:
+      'Each item is a body of POST /v2/lead/create/ under every rule of that route; a bad item fails alone ' +
+      '({index, success: false, errors}), the others are created ({index, success: true, id}). Items of one phone link to each other ' +
+      'in item order and to the latest lead of that phone, as if sent one by one. 400 for the whole request (nothing stored) when ' +
+      'the body is not an object, has no leads array, or leads is empty or longer than 1,000. With Idempotency-Key a retry replays the result ' +
+      'and never creates an item twice.',
+  })
+  @ApiEnvelope(BatchResultView)
+  @ApiErrors(400, 409, 413)
+  async createBatch(@Body() dto: CreateLeadBatchV2Dto, @IdempotencyToken() token?: string) {
+    return this.bulk.createBatch(dto.leads.map(checkBatchItem), token);
+  }
+
+  @Post('upsert')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({
+    summary: "Create or update by a key: the order's most recent lead whose matchBy field equals the body's is updated, else one is created",
+    description:
+      `matchBy is one of ${LOOKUP_KEYS.join(', ')}; the body must carry that field (400). A lead found is updated with the body's fields ` +
+      'under the rules of POST /v2/lead/update/ (409 past qualifiedLeadsPerDayLimit); none: the body is created under the rules of ' +
+      'POST /v2/lead/create/. Concurrent upserts of one key create one lead. data: {id, created}.',
+  })
+  @ApiEnvelope(UpsertResultView)
+  @ApiErrors(400, 409, 413)
+  upsert(@Body() dto: UpsertLeadV2Dto, @IdempotencyToken() token?: string) {
+    const { matchBy, ...body } = dto;
+    return this.bulk.upsert(toCreateInput(body as CreateLeadV2Dto), matchBy, token);
   }
 
   @Post('create-async')
@@ -98,7 +140,9 @@ export class LeadsV2Controller {
   @Get()
   @ApiOperation({
     summary: 'Leads ordered by id, with previousLeadId/nextLeadId; total is exact',
-    description: 'Filters: orderIds, statusIds, createdAt[0]/createdAt[1]. Refuses with 400 an offset below 0, a limit outside 1..100, non-integer ids or an unparsable date.',
+    description:
+      'Filters: orderIds, statusIds, createdAt[0]/createdAt[1], and the lookup keys phone (normalised as on create), externalIdCrmA..D (exact). ' +
+      'Refuses with 400 an offset below 0, a limit outside 1..100, non-integer ids, an unparsable date or a phone that is not one.',
   })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)', example: '2026-11-01T00:00:00+03:00' })
   @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)', example: '2026-11-30' })
@@ -106,12 +150,12 @@ export class LeadsV2Controller {
   @ApiQuery({ name: 'statusIds', required: false, type: 'integer', isArray: true, description: 'Same forms as orderIds' })
   @ApiEnvelopeList(LeadV2ListItemView)
   @ApiErrors(400)
-  async list(@Query() query: LeadListQueryDto) {
-    const page = await this.leads.listLeads(
-      { orderIds: query.orderIds, statusIds: query.statusIds, createdFrom: query.createdAt?.from, createdTo: query.createdAt?.to },
-      query.offset,
-      query.limit,
-    );
+  async list(@Query() query: LeadLookupQueryDto) {
+    const filter = { orderIds: query.orderIds, statusIds: query.statusIds, createdFrom: query.createdAt?.from, createdTo: query.createdAt?.to };
+    const keys = Object.fromEntries(LOOKUP_KEYS.filter((k) => query[k] !== undefined).map((k) => [k, query[k]]));
+    const page = Object.keys(keys).length
+      ? await this.bulk.lookupLeads({ ...filter, keys }, query.offset, query.limit)
+      : await this.leads.listLeads(filter, query.offset, query.limit);
     return { ...page, list: page.list.map(presentLeadV2ListItem) };
   }
 }

@@ -1,0 +1,146 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { DomainError, FieldError } from '../../common/domain-error';
+import { Page, toPage } from '../../common/envelope';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { ReadDatabase } from '../../database/read-database';
+import { OrdersService } from '../orders/orders.service';
+import type { CreateLeadInput, Lead, UpdateLeadInput } from './domain/lead';
+import { duplicateWindowStart } from './domain/lead-links';
+import { normalisePhone } from './domain/phone';
+import { LeadsService } from './leads.service';
+import { BatchRow, LeadBulkRepository, LeadLookupFilter, LookupKey } from './persistence/lead-bulk.repository';
+import { LeadsRepository } from './persistence/leads.repository';
+
+/** Most items a batch create takes (the body limit of the route is sized for it). */
+export const MAX_BATCH_LEADS = 1000;
+/** Items validated between two yields to the event loop: a 1,000-item batch never holds it for long. */
+const ITEMS_PER_TURN = 100;
+
+/** A batch item after the request-shape check: its create input, or why its shape is wrong. */
+export type BatchItem = { ok: true; input: CreateLeadInput } | { ok: false; errors: FieldError[] };
+
+export type BatchItemResult = { index: number; success: true; id: number } | { index: number; success: false; errors: FieldError[] };
+
+export interface BatchResult {
+  results: BatchItemResult[];
+  created: number;
+  failed: number;
+}
+
+/**
+ * The job id of a batch's item `index`: fixed by the request's idempotency token, so a retry of
+ * a batch whose idempotency record was lost finds the leads it made (as the single create does
+ * with its token). Shaped as a name-based UUID.
+ */
+export function batchItemToken(token: string, index: number): string {
+  const h = createHash('sha256').update(`${token}\nitem ${index}`).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The update a matched upsert applies: every field of the create body but those that only a create sets. */
+export function upsertChanges(input: CreateLeadInput): UpdateLeadInput {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { leadType, orderId, orderCode, messengerId, ...changes } = input;
+  return changes;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Bulk and lookup use cases for integrators (issue 13): batch create, lookup by phone or
+ * external id, upsert. Every rule is the single create's or update's (LeadsService); this
+ * service only makes them set-based or keyed.
+ */
+@Injectable()
+export class LeadBulkService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly leads: LeadsService,
+    private readonly leadsRepo: LeadsRepository,
+    private readonly repo: LeadBulkRepository,
+    private readonly orders: OrdersService,
+    private readonly read: ReadDatabase,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Each item under the single create's rules (LeadsService.prepareLead: validation, order/code,
+   * status, custom values, utcOffset, planning); the valid ones inserted together in one
+   * transaction (LeadBulkRepository.insertBatch), linked as if created one by one in item order.
+   */
+  async createBatch(items: BatchItem[], idempotencyToken?: string): Promise<BatchResult> {
+    const results: BatchItemResult[] = new Array(items.length);
+    const rows: BatchRow[] = [];
+    for (const [index, item] of items.entries()) {
+      if (index > 0 && index % ITEMS_PER_TURN === 0) await nextTurn();
+      if (!item.ok) {
+        results[index] = { index, success: false, errors: item.errors };
+        continue;
+      }
+      try {
+        const lead = await this.leads.prepareLead(item.input);
+        rows.push({ index, lead, jobId: idempotencyToken ? batchItemToken(idempotencyToken, index) : null });
+      } catch (err) {
+        if (!(err instanceof DomainError && err.kind === 'validation')) throw err;
+        results[index] = { index, success: false, errors: err.fieldErrors.length ? err.fieldErrors : [{ field: '', message: err.message }] };
+      }
+    }
+    const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
+    const ids = rows.length ? await this.ds.transaction((m) => this.repo.insertBatch(m, rows, since)) : new Map<number, number>();
+    for (const row of rows) {
+      const id = ids.get(row.index);
+      // Every valid row is inserted or found by its job id; anything else is a bug, never silent.
+      if (id === undefined) throw new Error(`batch item ${row.index} neither inserted nor found`);
+      results[row.index] = { index: row.index, success: true, id };
+    }
+    const created = rows.length;
+    return { results, created, failed: items.length - created };
+  }
+
+  /** Leads matching a lookup key (phone normalised as on create: 400 when it is not a phone) and the other filters. */
+  async lookupLeads(filter: LeadLookupFilter, offset: number, limit: number): Promise<Page<Lead>> {
+    const keys = { ...filter.keys };
+    if (keys.phone !== undefined) keys.phone = this.normalisedPhone(keys.phone);
+    const page = await this.read.run((db) => this.repo.lookupPage(db, { ...filter, keys }, offset, limit));
+    return toPage(page.list, offset, page.total);
+  }
+
+  /**
+   * Updates the most recent lead of the body's order whose `matchBy` equals the body's value, under
+   * the update rules, or creates one under the create rules. The (order, key, value) lock makes
+   * the find-or-create atomic: concurrent upserts of one key create one lead, the others update
+   * it. The update itself runs after the lock is released (LeadsService.updateLead, its own
+   * transaction and locks): a lead found stays the lead to update, whoever else updates it.
+   */
+  async upsert(input: CreateLeadInput, matchBy: LookupKey, idempotencyToken?: string): Promise<{ id: number; created: boolean }> {
+    const raw = input[matchBy];
+    if (raw === undefined || raw === '') throw DomainError.invalidField(matchBy, `is required when matchBy is ${matchBy}`);
+    const value = matchBy === 'phone' ? this.normalisedPhone(raw, 'phone') : raw;
+    const order = await this.orders.getOrderSettings(input.orderId);
+    if (!order) throw DomainError.invalidField('orderId', `order ${input.orderId} does not exist`);
+    if (order.code !== input.orderCode) throw DomainError.invalidField('orderCode', `names a different order than the order id ${input.orderId}`);
+
+    const found = await this.ds.transaction(async (m) => {
+      await this.repo.lockUpsertKey(m, order.id, matchBy, value);
+      // A retry of a create whose idempotency record was lost: the lead it made, nothing new.
+      const made = idempotencyToken ? await this.repo.findByJobId(m, order.id, idempotencyToken) : null;
+      if (made !== null) return { id: made, created: true };
+      const existing = await this.repo.findLatestByKey(m, order.id, matchBy, value);
+      if (existing !== null) return { id: existing, created: false };
+      const lead = await this.leads.prepareLead(input, m);
+      const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
+      return { id: await this.leadsRepo.insertLinked(m, lead, { since, jobId: idempotencyToken ?? null }), created: true };
+    });
+    if (!found.created) await this.leads.updateLead(found.id, upsertChanges(input));
+    return found;
+  }
+
+  private normalisedPhone(raw: string, field = 'phone'): string {
+    const phone = normalisePhone(raw);
+    if (!phone.ok) throw DomainError.invalidField(field, phone.message);
+    return phone.e164;
+  }
+}
