@@ -42,7 +42,8 @@ function createLead(repo: LeadsRepository, db: Queryable, lead: NewLead): Promis
 async function main(): Promise<void> {
   const pool = new Pool({ connectionString: process.env.BENCH_BARE_DATABASE_URL, max: Number(process.env.BENCH_BARE_POOL ?? 10) });
   await pool.query(`CREATE TABLE IF NOT EXISTS bare_item (id serial PRIMARY KEY, name text, phone text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
-  const repo = new LeadsRepository(queryable(pool) as unknown as DataSource);
+  // With the pool as its driver's `master`, the repository prepares its hot reads here as in the service.
+  const repo = new LeadsRepository({ ...queryable(pool), driver: { master: pool } } as unknown as DataSource);
   const ok = (res: Response, data: unknown) => res.json({ success: true, message: '', data });
 
   const app = express();

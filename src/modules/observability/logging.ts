@@ -50,6 +50,42 @@ function stdoutDestination(format: AppConfig['logFormat']): DestinationStream {
 }
 
 const built = new WeakMap<AppConfig, Params>();
+const roots = new WeakMap<AppConfig, pino.Logger>();
+
+/** What a request logger stands for until something logs: the process's pino and the request's id. */
+interface PendingRequestLogger {
+  root: pino.Logger;
+  requestId: string;
+  child?: pino.Logger;
+}
+
+function materialise(p: PendingRequestLogger): pino.Logger {
+  return (p.child ??= p.root.child({ requestId: p.requestId }));
+}
+
+/** One handler for every request logger (no closures per request): each access goes to the real child. */
+const LAZY_CHILD: ProxyHandler<PendingRequestLogger> = {
+  get(p, prop) {
+    const child = materialise(p);
+    const value: unknown = Reflect.get(child, prop, child);
+    return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(child) : value;
+  },
+  set: (p, prop, value) => Reflect.set(materialise(p), prop, value),
+  has: (p, prop) => Reflect.has(materialise(p), prop),
+};
+
+/**
+ * The logger of one request, bound to its id (`requestId` on every line logged while serving it):
+ * pino's child is made on the first line, so a request that logs nothing (nearly all of them;
+ * the access line has its own id) pays for no child logger. pino-http made two per request
+ * (its serialised bindings, redaction included, were the largest framework cost of a lead read).
+ * Installed as `req.log` by the request observer; nestjs-pino binds it to the request's async
+ * context (`useExisting` below), where every `Logger` of the service finds it.
+ */
+export function requestLogger(config: AppConfig, requestId: string): pino.Logger {
+  const root = roots.get(config) ?? (loggerParams(config), roots.get(config)!);
+  return new Proxy<PendingRequestLogger>({ root, requestId }, LAZY_CHILD) as unknown as pino.Logger;
+}
 
 /**
  * The pino logger and pino-http settings of the process, one per configuration: LoggerModule
@@ -73,7 +109,10 @@ export function loggerParams(config: AppConfig): Params {
     },
     stdoutDestination(config.logFormat),
   );
+  roots.set(config, logger);
   const params: Params = {
+    // The request logger is the observer's (requestLogger above), not pino-http's middleware.
+    useExisting: true,
     pinoHttp: {
       logger,
       // The service's own request id (X-Request-Id), bound as `requestId` to every line of the request.

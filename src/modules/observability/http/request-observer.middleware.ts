@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { assignRequestId } from '../../../common/request-id';
 import { APP_CONFIG, AppConfig } from '../../../config/app.config';
 import type { AuthedRequest } from '../../auth/http/api-key.guard';
+import { requestLogger } from '../logging';
 import { MetricsService, UNMATCHED_ROUTE } from '../metrics.service';
 
 export type ObservedRequest = AuthedRequest & { requestId?: string };
@@ -35,6 +36,7 @@ export class RequestObserverMiddleware implements NestMiddleware {
   use(req: ObservedRequest, res: Response, next: NextFunction): void {
     const started = process.hrtime.bigint();
     const requestId = assignRequestId(req, res);
+    req.log = requestLogger(this.config, requestId);
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeLabel(req);
