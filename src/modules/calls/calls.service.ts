@@ -6,6 +6,7 @@ import { Page } from '../../common/envelope';
 import { countedPage } from '../../database/counters/counted-page';
 import { OrdersService } from '../orders/orders.service';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
+import { planningZone } from '../leads/domain/time-zone';
 import { CallFilter, CallRow, CallsRepository } from './persistence/calls.repository';
 import { ReadDatabase } from '../../database/read-database';
 
@@ -109,7 +110,7 @@ export class CallsService {
         window: {
           schedule: order.callSchedule,
           holidays: order.holidays,
-          utcOffsetHours: order.ignoreLeadTimezone ? order.defaultUtcOffset : (lead.utcOffset ?? order.defaultUtcOffset),
+          zone: planningZone(order, { timeZone: lead.timeZone, utcOffset: lead.utcOffset ?? order.defaultUtcOffset }),
         },
       });
       await this.calls.updateLeadAttempts(m, input.leadId, next.attemptCount, next.planningCallAt);

@@ -17,7 +17,7 @@ import { LeadStatus, statusForUpdate } from './domain/lead-status';
 import { buildNewLead, NewLead, normaliseMessengerPhone, OrderSettings, planCall } from './domain/new-lead';
 import { normalisePhone } from './domain/phone';
 import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } from './domain/qualified-limit';
-import { countryUtcOffset } from './domain/utc-offset';
+import { countryTimeZone, orderZone, parseTimeZone, timeZoneError, wholeHourOffset, zoneOf } from './domain/time-zone';
 import { LeadStatusesService } from './lead-statuses.service';
 import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { LeadChanges, LeadFilter, LeadsRepository } from './persistence/leads.repository';
@@ -273,6 +273,8 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
     if (input.adCampaignId && input.adCampaignId.length > AD_CAMPAIGN_ID_MAX) {
       errors.push({ field: 'adCampaignId', message: `must be at most ${AD_CAMPAIGN_ID_MAX} characters` });
     }
+    const timeZone = input.timeZone === undefined || input.timeZone === null ? input.timeZone : parseTimeZone(input.timeZone);
+    if (timeZone === null && input.timeZone !== null) errors.push(timeZoneError('timeZone'));
     let newStatus: LeadStatus | undefined;
     if (input.statusId !== undefined) {
       const check = statusForUpdate(statuses, input.statusId);
@@ -310,29 +312,26 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
         changes.qualifiedAt = qualifiedAtAfter(from, newStatus.category, current.qualifiedAt, now);
       }
 
-      // A new phone tells a new country: re-derive the offset unless the client sent one.
-      let utcOffset = input.utcOffset;
-      if (utcOffset === undefined && changes.phone !== undefined && changes.phone !== current.phone) {
-        utcOffset = countryUtcOffset(phoneCountry, now) ?? undefined;
-      }
-      if (utcOffset !== undefined && utcOffset !== current.utcOffset) {
-        changes.utcOffset = utcOffset;
+      const zone = nextLeadZone(current, { timeZone, utcOffset: input.utcOffset }, changes.phone !== undefined && changes.phone !== current.phone ? phoneCountry : undefined, now);
+      if (zone.timeZone !== current.timeZone || zone.utcOffset !== current.utcOffset) {
+        if (zone.utcOffset !== current.utcOffset) changes.utcOffset = zone.utcOffset;
+        if (zone.timeZone !== current.timeZone) changes.timeZone = zone.timeZone;
         // The lead's local time moved: keep its next call inside the schedule (an explicit time wins).
         const settings = await orderSettings();
         if (changes.planningCallAt === undefined && settings) {
-          changes.planningCallAt = planCall(settings, utcOffset, now, current.planningCallAt);
+          changes.planningCallAt = planCall(settings, zone, now, current.planningCallAt);
         }
       }
       await this.repo.update(m, id, changes);
     });
   }
 
-  /** 409 when the order already has its limit of qualified leads today (the order's day, UTC + default offset). */
+  /** 409 when the order already has its limit of qualified leads today (the order's day in its default zone or offset). */
   private async checkQualifiedLimit(m: EntityManager, orderId: number, order: OrderSettings | null, now: Date): Promise<void> {
     const limit = order?.qualifiedLeadsPerDayLimit ?? null;
     if (limit === null || !order) return;
     await this.repo.lockQualified(m, orderId);
-    const day = orderDayBounds(now, order.defaultUtcOffset);
+    const day = orderDayBounds(now, orderZone(order));
     const today = await this.repo.countQualified(m, orderId, day.start, day.end);
     if (!withinDailyLimit(today, limit)) {
       throw DomainError.conflict(
@@ -351,4 +350,23 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
       throw err;
     }
   }
+}
+
+/**
+ * A lead's zone after an update, the first that applies: a `timeZone` sent (null clears it: the
+ * lead keeps its fixed offset); a `utcOffset` sent (a fixed offset, no zone); a new phone's
+ * country when it has a single zone; else unchanged.
+ */
+function nextLeadZone(
+  current: { timeZone: string | null; utcOffset: number },
+  sent: { timeZone?: string | null; utcOffset?: number },
+  newPhoneCountry: string | null | undefined,
+  now: Date,
+): { timeZone: string | null; utcOffset: number } {
+  const named = (name: string) => ({ timeZone: name, utcOffset: wholeHourOffset(zoneOf(name, 0), now) });
+  if (sent.timeZone) return named(sent.timeZone);
+  if (sent.utcOffset !== undefined) return { timeZone: null, utcOffset: sent.utcOffset };
+  if (sent.timeZone === null) return { timeZone: null, utcOffset: current.utcOffset };
+  const country = newPhoneCountry === undefined ? null : countryTimeZone(newPhoneCountry);
+  return country ? named(country) : current;
 }

@@ -117,7 +117,9 @@ export class OrdersService {
       this.settingsCache.delete(orderId);
       return null;
     }
-    const value: OrderSettings = { ...row, callSchedule: normaliseSchedule(row.callSchedule) };
+    // No zone: the key is left out (OrderSettings.defaultTimeZone is optional), not null.
+    const { defaultTimeZone, ...rest } = row as OrderSettings & { defaultTimeZone: string | null };
+    const value: OrderSettings = { ...rest, callSchedule: normaliseSchedule(row.callSchedule), ...(defaultTimeZone ? { defaultTimeZone } : {}) };
     if (this.settingsCacheTtlMs > 0) {
       if (this.settingsCache.size >= SETTINGS_CACHE_MAX) this.settingsCache.clear();
       this.settingsCache.set(orderId, { value, expiresAt: now + this.settingsCacheTtlMs });

@@ -1,3 +1,4 @@
+import type { Zone } from 'luxon';
 import { CallSchedule } from '../../orders/domain/call-schedule';
 import { nextCallableAt } from '../../leads/domain/call-planning';
 import { nextAttemptAt } from './redial-planning';
@@ -15,8 +16,10 @@ export interface CallWindow {
   schedule: CallSchedule;
   /** yyyy-mm-dd, local calendar dates of the lead. */
   holidays: string[];
-  /** The lead's offset, or null when the order ignores lead time zones (the window is then read in UTC). */
-  utcOffsetHours: number | null;
+  /** The zone the window is read in (the lead's IANA zone or fixed offset, or the order's: see planningZone); wins over utcOffsetHours. */
+  zone?: Zone;
+  /** A fixed offset in hours when no zone is given; null = UTC. */
+  utcOffsetHours?: number | null;
 }
 
 export interface AfterCallParams {
@@ -57,7 +60,7 @@ export function planAfterCall(p: AfterCallParams): AfterCall {
   if (!next.dueAt) return { attemptCount: next.attemptCount, planningCallAt: null };
   return {
     attemptCount: next.attemptCount,
-    planningCallAt: nextCallableAt({ now: next.dueAt, schedule: p.window.schedule, holidays: p.window.holidays, utcOffsetHours: p.window.utcOffsetHours }),
+    planningCallAt: nextCallableAt({ now: next.dueAt, schedule: p.window.schedule, holidays: p.window.holidays, zone: p.window.zone, utcOffsetHours: p.window.utcOffsetHours }),
   };
 }
 

@@ -47,6 +47,7 @@ export interface LeadForCall {
   phone: string;
   attemptCount: number;
   utcOffset: number | null;
+  timeZone: string | null;
 }
 
 /** The call attempt group rules planning needs (the order's group, or the default one). */
@@ -134,7 +135,7 @@ export class CallsRepository {
 
   async lockLead(m: EntityManager, leadId: number): Promise<LeadForCall | null> {
     const rows: LeadForCall[] = await m.query(
-      `SELECT order_id AS "orderId", phone, attempt_count AS "attemptCount", utc_offset AS "utcOffset"
+      `SELECT order_id AS "orderId", phone, attempt_count AS "attemptCount", utc_offset AS "utcOffset", time_zone AS "timeZone"
        FROM lead WHERE id = $1 FOR UPDATE`,
       [leadId],
     );

@@ -1,79 +1,148 @@
-import {
-  CallSchedule,
-  hasNoCallableDay,
-  normaliseSchedule,
-  timeToMinutes,
-} from '../../orders/domain/call-schedule';
+import { FixedOffsetZone, Zone } from 'luxon';
+import { CallSchedule, hasNoCallableDay, normaliseSchedule, timeToMinutes } from '../../orders/domain/call-schedule';
 
 /**
- * When may a lead be called next? Used for `planningCallDateTime` on create/reschedule and to
- * clip redial due times into the order's schedule.
+ * When may a lead be called next? Used for `planningCallDateTime` on create/reschedule, to clip
+ * redial due times into the order's schedule, and to say why a lead is not callable.
  *
- * The lead's local time is UTC + a fixed offset (leads carry `utcOffset` hours, not a zone, so
- * there is no DST to model). Arithmetic is done on "local epoch milliseconds": the UTC epoch
- * shifted by the offset, then read with getUTC* so the host time zone never matters.
+ * The lead's local time follows its zone's real rules: an IANA zone (DST, fractional offsets such
+ * as Kolkata +5:30 or Chatham +12:45) or a fixed offset (luxon's FixedOffsetZone). A window
+ * 09:00-18:00 is 09:00-18:00 of the local wall clock, also on the days DST starts and ends.
+ *
+ * Arithmetic uses "local epoch milliseconds" (the wall clock read as if it were UTC) for calendar
+ * days, and the zone's offset at an instant to go back to real instants, so the host zone never
+ * matters and no local time is ever guessed: where DST skips an hour the window starts at the
+ * transition; where it repeats one, both passes of the wall clock count.
  */
 
 const MS_PER_MINUTE = 60_000;
+const MS_PER_HOUR = 3_600_000;
 const MS_PER_DAY = 86_400_000;
 /** Look-ahead: a full year plus today, so any weekly pattern recurs even across a leap year. */
 const HORIZON_DAYS = 366;
+/** Beyond any UTC offset (-12..+14, historic ones up to about ±15.5 h): every instant of a local day lies within this margin of it. */
+const DAY_MARGIN_MS = 26 * MS_PER_HOUR;
 
 export interface NextCallableParams {
   now: Date;
   schedule: CallSchedule;
   /** Local calendar dates `yyyy-mm-dd` on which the lead must not be called. */
   holidays: string[];
-  /** Lead's local offset from UTC in hours (may be fractional, e.g. 5.5); null = UTC. */
-  utcOffsetHours: number | null;
+  /** The lead's zone (IANA rules or a fixed offset); when absent, `utcOffsetHours`. */
+  zone?: Zone;
+  /** Lead's local offset from UTC in hours (may be fractional, e.g. 5.5); null = UTC. Used when `zone` is absent. */
+  utcOffsetHours?: number | null;
+}
+
+/** The zone of the params: `zone`, else a fixed zone of `utcOffsetHours` (UTC when null). */
+export function paramsZone(params: Pick<NextCallableParams, 'zone' | 'utcOffsetHours'>): Zone {
+  if (params.zone) return params.zone;
+  const hours = params.utcOffsetHours ?? 0;
+  if (!Number.isFinite(hours)) throw new RangeError('utcOffsetHours must be finite');
+  // Offsets are whole minutes in practice; rounding keeps window starts on minute boundaries.
+  return FixedOffsetZone.instance(Math.round(hours * 60));
+}
+
+/** The zone's offset at the instant `ms`, in ms. */
+function offsetMs(zone: Zone, ms: number): number {
+  const minutes = zone.offset(ms);
+  if (!Number.isFinite(minutes)) throw new RangeError(`zone ${zone.name} has no offset at ${ms}`);
+  return minutes * MS_PER_MINUTE;
+}
+
+/** The local calendar day of an instant: the local-epoch ms of its midnight. */
+export function localDayStart(zone: Zone, ms: number): number {
+  return Math.floor((ms + offsetMs(zone, ms)) / MS_PER_DAY) * MS_PER_DAY;
 }
 
 /** ISO weekday index of a local-epoch day: 0 = Monday ... 6 = Sunday. */
-function weekdayIndex(localDayStartMs: number): number {
+export function weekdayIndex(localDayStartMs: number): number {
   return (new Date(localDayStartMs).getUTCDay() + 6) % 7;
 }
 
-function isoDate(localDayStartMs: number): string {
+export function isoDate(localDayStartMs: number): string {
   return new Date(localDayStartMs).toISOString().slice(0, 10);
+}
+
+/** First instant in (lo, hi] whose offset differs from lo's (the zone's offset at lo and hi differ). */
+function transitionBetween(zone: Zone, lo: number, hi: number): number {
+  const before = offsetMs(zone, lo);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (offsetMs(zone, mid) === before) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/**
+ * The instants whose wall clock lies in [startMin, endMin) of the local day `dayStart`, as up to
+ * two half-open intervals [a, b) (two around a DST change: one per offset in force that day).
+ * Assumes at most one offset change within a day and its margins, true of every real zone.
+ */
+export function windowIntervals(zone: Zone, dayStart: number, startMin: number, endMin: number): [number, number][] {
+  const lo = dayStart - DAY_MARGIN_MS;
+  const hi = dayStart + MS_PER_DAY + DAY_MARGIN_MS;
+  const first = offsetMs(zone, lo);
+  const last = offsetMs(zone, hi);
+  const at = (offset: number): [number, number] => [dayStart + startMin * MS_PER_MINUTE - offset, dayStart + endMin * MS_PER_MINUTE - offset];
+  if (first === last) return [at(first)];
+  const change = transitionBetween(zone, lo, hi);
+  const [a1, b1] = at(first);
+  const [a2, b2] = at(last);
+  return [
+    [a1, Math.min(b1, change)],
+    [Math.max(a2, change), b2],
+  ];
+}
+
+/** The local window [startMin, endMin) of a day, or null when the day is off, a holiday or corrupt. */
+export function dayWindow(schedule: CallSchedule, holidays: ReadonlySet<string>, dayStart: number): [number, number] | null {
+  if (holidays.has(isoDate(dayStart))) return null;
+  const window = schedule[weekdayIndex(dayStart)];
+  if (!window || window.length !== 2) return null;
+  const startMin = timeToMinutes(window[0]) ?? NaN;
+  const endMin = timeToMinutes(window[1]) ?? NaN;
+  // Stored schedules are validated; a corrupt day is treated as a day off, not a crash.
+  return startMin < endMin ? [startMin, endMin] : null;
+}
+
+/** Earliest instant >= nowMs in the window of local day `dayStart`, or null. */
+function earliestInDay(zone: Zone, dayStart: number, window: [number, number], nowMs: number): number | null {
+  let best: number | null = null;
+  for (const [a, b] of windowIntervals(zone, dayStart, window[0], window[1])) {
+    const from = Math.max(a, nowMs);
+    if (from < b && (best === null || from < best)) best = from;
+  }
+  return best;
 }
 
 /**
  * Earliest instant >= now inside the local window [start, end) of its weekday and not on a
  * local holiday (`[]` is a day off; "any time" is 00:00-24:00 on every day, see call-schedule.ts).
  * If `now` itself qualifies it is returned unchanged (sub-minute precision kept); otherwise the
- * result is a window start, hence whole minutes. Null when nothing qualifies within the next 366
- * local days, e.g. every day off.
+ * result is a window start (or the DST change that opens it). Null when nothing qualifies within
+ * the next 366 local days, e.g. every day off.
  */
 export function nextCallableAt(params: NextCallableParams): Date | null {
   const nowMs = params.now.getTime();
   if (!Number.isFinite(nowMs)) throw new RangeError('now is not a valid date');
-  const offsetHours = params.utcOffsetHours ?? 0;
-  if (!Number.isFinite(offsetHours)) throw new RangeError('utcOffsetHours must be finite');
-  // Offsets are whole minutes in practice; rounding keeps window starts on minute boundaries.
-  const offsetMs = Math.round(offsetHours * 60) * MS_PER_MINUTE;
-
+  const zone = paramsZone(params);
   if (hasNoCallableDay(params.schedule)) return null; // every day off: no need to scan the year
   const holidays = new Set(params.holidays);
   const schedule = normaliseSchedule(params.schedule);
 
-  const localNow = nowMs + offsetMs;
-  const todayStart = Math.floor(localNow / MS_PER_DAY) * MS_PER_DAY;
-
-  for (let day = 0; day <= HORIZON_DAYS; day++) {
-    const dayStart = todayStart + day * MS_PER_DAY;
-    if (holidays.has(isoDate(dayStart))) continue;
-
-    const window = schedule[weekdayIndex(dayStart)];
-    if (window.length !== 2) continue;
-    const startMin = timeToMinutes(window[0]) ?? NaN;
-    const endMin = timeToMinutes(window[1]) ?? NaN;
-    // Stored schedules are validated; a corrupt day is treated as a day off, not a crash.
-    if (!(startMin < endMin)) continue;
-
-    const windowEnd = dayStart + endMin * MS_PER_MINUTE;
-    if (windowEnd <= localNow) continue; // today's window already over
-    const windowStart = dayStart + startMin * MS_PER_MINUTE;
-    return new Date(Math.max(windowStart, localNow) - offsetMs);
+  const today = localDayStart(zone, nowMs);
+  let found: number | null = null;
+  // From yesterday: where DST moves the clock back over midnight, yesterday's window can recur.
+  for (let day = -1; day <= HORIZON_DAYS; day++) {
+    const dayStart = today + day * MS_PER_DAY;
+    const window = dayWindow(schedule, holidays, dayStart);
+    const at = window ? earliestInDay(zone, dayStart, window, nowMs) : null;
+    if (at !== null && (found === null || at < found)) found = at;
+    // A later local day cannot start before this one ends, but the day after a find is checked
+    // too (wall clocks moved back over midnight); past that, nothing earlier can come.
+    if (found !== null && dayStart > localDayStart(zone, found) ) break;
   }
-  return null;
+  return found === null ? null : new Date(found);
 }

@@ -1,4 +1,5 @@
 import type { FieldError } from '../../../common/domain-error';
+import { currentUtcOffset } from './time-zone';
 import { isoDateTime, unixSeconds } from '../../../common/dates';
 import { CreateLeadInput, Lead, LeadType, sourceCommentText, UpdateLeadInput } from './lead';
 
@@ -156,7 +157,7 @@ export function toV1Detail(lead: Lead): V1LeadView {
     // API.md types it int: 0 when no call is planned (dialing stopped).
     UF_CALL_DATE_TIME: unixSeconds(lead.planningCallAt) ?? 0,
     UF_CALL_PRIORITY: lead.priority,
-    UF_CLIENT_UTC_OFFSET: lead.utcOffset,
+    UF_CLIENT_UTC_OFFSET: currentUtcOffset(lead),
     // Leads are prepared (normalised, planned) before they are stored: always finished.
     UF_PREPARE_IS_FINISHED: 1,
     UF_DATE_CREATE: isoDateTime(lead.createdAt),

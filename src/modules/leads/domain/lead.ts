@@ -42,6 +42,8 @@ export interface Lead {
   planningCallAt: Date | null;
   priority: number;
   utcOffset: number;
+  /** IANA zone (extension), or null: the lead lives at the fixed `utcOffset`. */
+  timeZone?: string | null;
   socialAId: string | null;
   socialBLogin: string | null;
   messengerUserName: string | null;
@@ -70,6 +72,7 @@ export interface CreateLeadInput {
   externalIdCrmD?: string;
   priority?: number;
   utcOffset?: number;
+  timeZone?: string | null;
   statusId?: number;
   source?: LeadSource;
   adCampaignId?: string | null;
@@ -94,6 +97,8 @@ export interface UpdateLeadInput {
   statusId?: number;
   priority?: number;
   utcOffset?: number;
+  /** A name sets the zone; null clears it (the lead then lives at its `utcOffset`). */
+  timeZone?: string | null;
   source?: LeadSource;
   adCampaignId?: string | null;
   customValues?: unknown;

@@ -4,7 +4,7 @@ import { nextCallableAt } from './call-planning';
 import { AD_CAMPAIGN_ID_MAX, API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType, normaliseSocialAId } from './lead';
 import { LeadStatus, statusForCreate } from './lead-status';
 import { normalisePhone } from './phone';
-import { deriveUtcOffset } from './utc-offset';
+import { planningZone, resolveLeadTimeZone } from './time-zone';
 
 import type { OrderSettings } from '../../orders/domain/order-settings';
 export type { OrderSettings };
@@ -27,6 +27,8 @@ export interface NewLead {
   planningCallAt: Date | null;
   priority: number;
   utcOffset: number;
+  /** IANA zone, or null: the fixed `utcOffset` (optional for callers that build leads by hand: null). */
+  timeZone?: string | null;
   socialAId: string | null;
   socialBLogin: string | null;
   messengerUserName: string | null;
@@ -36,15 +38,16 @@ export interface NewLead {
   customValues: Record<string, unknown>;
 }
 
-/** The offset a lead's calls are planned in: its own, or the order's when the order ignores lead time zones. */
-export function planningOffset(order: OrderSettings, leadUtcOffset: number): number {
-  return order.ignoreLeadTimezone ? order.defaultUtcOffset : leadUtcOffset;
-}
-
-/** Earliest callable moment not before `notBefore` (and not before now). */
-export function planCall(order: OrderSettings, leadUtcOffset: number, now: Date, notBefore?: Date | null): Date | null {
+/** Earliest callable moment not before `notBefore` (and not before now), in the lead's zone (or the order's, see planningZone); a number is a fixed offset. */
+export function planCall(
+  order: OrderSettings,
+  lead: { timeZone: string | null; utcOffset: number } | number,
+  now: Date,
+  notBefore?: Date | null,
+): Date | null {
   const from = notBefore && notBefore > now ? notBefore : now;
-  return nextCallableAt({ now: from, schedule: order.callSchedule, holidays: order.holidays, utcOffsetHours: planningOffset(order, leadUtcOffset) });
+  const zone = planningZone(order, typeof lead === 'number' ? { timeZone: null, utcOffset: lead } : lead);
+  return nextCallableAt({ now: from, schedule: order.callSchedule, holidays: order.holidays, zone });
 }
 
 /** A messenger phone is normalised when it is a valid number, else kept as sent ("E.164 recommended"). */
@@ -56,7 +59,7 @@ export function normaliseMessengerPhone(value: string | undefined): string | nul
 
 /**
  * Applies the create rules that need no database beyond the order and the status catalogue:
- * phone, order id/code agreement, status category, ad campaign id length, utcOffset, planning.
+ * phone, order id/code agreement, status category, ad campaign id length, time zone, planning.
  * Returns every field error at once.
  */
 export function buildNewLead(
@@ -85,9 +88,12 @@ export function buildNewLead(
     if (socialAId === null) errors.push({ field: 'socialAId', message: 'must be a positive integer (number or numeric string)' });
   }
 
-  if (errors.length > 0 || !phone.ok || !order || !status.ok) return { ok: false, errors };
+  const zone = resolveLeadTimeZone({ timeZone: input.timeZone, utcOffset: input.utcOffset, phoneCountry: phone.ok ? phone.country : null, order: order ?? { defaultUtcOffset: 0 }, now: ctx.now });
+  if (!zone.ok) errors.push(zone.error);
 
-  const utcOffset = deriveUtcOffset({ explicit: input.utcOffset, phoneCountry: phone.country, orderDefault: order.defaultUtcOffset, now: ctx.now });
+  if (errors.length > 0 || !phone.ok || !order || !status.ok || !zone.ok) return { ok: false, errors };
+
+  const { timeZone, utcOffset } = zone.value;
   return {
     ok: true,
     lead: {
@@ -104,9 +110,10 @@ export function buildNewLead(
       externalIdCrmD: input.externalIdCrmD ?? null,
       createMethod: API_CREATE_METHOD,
       source: input.source ?? 'organic',
-      planningCallAt: planCall(order, utcOffset, ctx.now),
+      planningCallAt: planCall(order, zone.value, ctx.now),
       priority: input.priority ?? 0,
       utcOffset,
+      timeZone,
       socialAId,
       socialBLogin: input.socialBLogin ?? null,
       messengerUserName: input.messengerUserName ?? null,

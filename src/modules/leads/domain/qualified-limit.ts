@@ -1,13 +1,18 @@
+import type { Zone } from 'luxon';
+import { MINUTES_PER_DAY } from '../../orders/domain/call-schedule';
+import { localDayStart, paramsZone, windowIntervals } from './call-planning';
 import type { LeadStatusCategory } from './lead-status';
 
-const MS_PER_DAY = 86_400_000;
-
-/** The order's calendar day containing `now`, as [start, end) instants; the order's day is UTC + offset hours. */
-export function orderDayBounds(now: Date, offsetHours: number): { start: Date; end: Date } {
-  const offsetMs = Math.round(offsetHours * 60) * 60_000;
-  const local = now.getTime() + offsetMs;
-  const start = Math.floor(local / MS_PER_DAY) * MS_PER_DAY - offsetMs;
-  return { start: new Date(start), end: new Date(start + MS_PER_DAY) };
+/**
+ * The order's calendar day containing `now`, as [start, end) instants: local midnight to local
+ * midnight in the order's zone (23 or 25 hours on DST days) or at a fixed offset in hours.
+ */
+export function orderDayBounds(now: Date, zone: Zone | number): { start: Date; end: Date } {
+  const z = typeof zone === 'number' ? paramsZone({ utcOffsetHours: zone }) : zone;
+  const intervals = windowIntervals(z, localDayStart(z, now.getTime()), 0, MINUTES_PER_DAY).filter(([a, b]) => a < b);
+  const start = Math.min(...intervals.map(([a]) => a));
+  const end = Math.max(...intervals.map(([, b]) => b));
+  return { start: new Date(start), end: new Date(end) };
 }
 
 /** Does a status change make the lead count towards today's qualified leads? */

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
 import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.decorators';
 import type { Lead } from '../domain/lead';
+import { currentUtcOffset } from '../domain/time-zone';
 import type { CallStatus, LeadStatus } from '../domain/lead-status';
 import type { AsyncJobView } from '../leads.service';
 
@@ -25,7 +26,16 @@ export class LeadV2View {
   @ApiProperty() isSecondary: boolean;
   @ApiProperty({ example: ISO, description: "'' when no call is planned" }) planningCallDateTime: string;
   @ApiProperty({ type: 'integer' }) priority: number;
-  @ApiProperty({ type: 'integer', example: 3 }) utcOffset: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 3,
+    description:
+      "the lead's current UTC offset in whole hours: for a lead with a timeZone, that zone's offset now (DST included), " +
+      'truncated toward zero for fractional zones (Asia/Kolkata +5:30 gives 5, America/St_Johns -3:30 gives -3)',
+  })
+  utcOffset: number;
+  @ApiProperty({ type: String, nullable: true, example: 'Asia/Kolkata', description: 'extension: IANA time zone; null = the fixed utcOffset' })
+  timeZone: string | null;
   @ApiProperty({ example: ISO }) createdAt: string;
   @ApiProperty({ example: ISO }) updatedAt: string;
   @ApiProperty({ type: 'integer' }) orderId: number;
@@ -127,7 +137,8 @@ function leadV2(lead: Lead, withLinks: boolean) {
     ...(withLinks ? { previousLeadId: lead.previousLeadId, nextLeadId: lead.nextLeadId } : {}),
     planningCallDateTime: isoDateTime(lead.planningCallAt) ?? '',
     priority: lead.priority,
-    utcOffset: lead.utcOffset,
+    utcOffset: currentUtcOffset(lead),
+    timeZone: lead.timeZone ?? null,
     createdAt: isoDateTime(lead.createdAt),
     updatedAt: isoDateTime(lead.updatedAt),
     orderId: lead.orderId,

@@ -16,7 +16,7 @@ export const LEAD_SELECT = `
   l.external_id_crm_c AS "externalIdCrmC", l.external_id_crm_d AS "externalIdCrmD",
   l.status_id AS "statusId", l.lead_type AS "leadType", l.create_method AS "createMethod", l.source,
   l.is_secondary AS "isSecondary", l.previous_lead_id AS "previousLeadId", l.next_lead_id AS "nextLeadId",
-  l.planning_call_at AS "planningCallAt", l.priority, l.utc_offset AS "utcOffset",
+  l.planning_call_at AS "planningCallAt", l.priority, l.utc_offset AS "utcOffset", l.time_zone AS "timeZone",
   l.social_a_id::text AS "socialAId", l.social_b_login AS "socialBLogin",
   l.messenger_user_name AS "messengerUserName", l.messenger_phone AS "messengerPhone",
   l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
@@ -47,6 +47,7 @@ export const INSERT_COLUMNS: [string, keyof NewLead][] = [
   ['planning_call_at', 'planningCallAt'],
   ['priority', 'priority'],
   ['utc_offset', 'utcOffset'],
+  ['time_zone', 'timeZone'],
   ['social_a_id', 'socialAId'],
   ['social_b_login', 'socialBLogin'],
   ['messenger_user_name', 'messengerUserName'],
@@ -78,6 +79,7 @@ const UPDATE_COLUMN: Record<Exclude<keyof LeadChanges, 'customValues'>, string> 
   statusId: 'status_id',
   priority: 'priority',
   utcOffset: 'utc_offset',
+  timeZone: 'time_zone',
   source: 'source',
   adCampaignId: 'ad_campaign_id',
   messengerUserName: 'messenger_user_name',
@@ -102,6 +104,7 @@ export interface LeadForUpdate {
   phone: string;
   statusId: number;
   utcOffset: number;
+  timeZone: string | null;
   planningCallAt: Date | null;
   qualifiedAt: Date | null;
   previousLeadId: number | null;
@@ -140,7 +143,7 @@ export class LeadsRepository {
       phoneLockKey(lead.orderId, lead.phone),
       link.since,
       link.jobId,
-      ...INSERT_COLUMNS.map(([, field]) => (field === 'customValues' ? JSON.stringify(lead.customValues) : lead[field])),
+      ...INSERT_COLUMNS.map(([, field]) => (field === 'customValues' ? JSON.stringify(lead.customValues) : (lead[field] ?? null))),
     ];
     const rows: { id: number | null }[] = await db.query(`SELECT lead_create(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS id`, values);
     // Null only if a job's insert conflicted and its lead is still not visible: not expected, never silent.
@@ -179,7 +182,7 @@ export class LeadsRepository {
 
   async lockForUpdate(m: EntityManager, id: number): Promise<LeadForUpdate | null> {
     const rows: LeadForUpdate[] = await m.query(
-      `SELECT order_id AS "orderId", phone, status_id AS "statusId", utc_offset AS "utcOffset",
+      `SELECT order_id AS "orderId", phone, status_id AS "statusId", utc_offset AS "utcOffset", time_zone AS "timeZone",
               planning_call_at AS "planningCallAt", qualified_at AS "qualifiedAt",
               previous_lead_id AS "previousLeadId", next_lead_id AS "nextLeadId"
        FROM lead WHERE id = $1 FOR UPDATE`,

@@ -10,6 +10,8 @@ export interface OrderSettings {
   holidays: string[];
   ignoreLeadTimezone: boolean;
   defaultUtcOffset: number;
+  /** IANA zone of the order (extension `defaultTimeZone`); absent when it has none (then `defaultUtcOffset`). */
+  defaultTimeZone?: string;
   qualifiedLeadsPerDayLimit: number | null;
   callAttemptGroupId: number | null;
 }

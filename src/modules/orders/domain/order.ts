@@ -2,6 +2,7 @@ import type { FieldError } from '../../../common/domain-error';
 import { CallSchedule, validateCallSchedule } from './call-schedule';
 import { parseHolidayList } from './holidays';
 import { isValidOrderCode } from './order-code';
+import { parseTimeZone, timeZoneError } from '../../leads/domain/time-zone';
 
 /** Enumerations of the Order resource (API.md). */
 export const ORDER_STATUSES = ['success', 'secondary', 'info'] as const;
@@ -71,6 +72,8 @@ export interface OrderInput {
   autoProcessCall?: boolean;
   transferNumbers?: { number: string; names?: unknown }[];
   defaultUtcOffset?: number;
+  /** Extension: IANA zone of the order; null = none (its `defaultUtcOffset` applies). */
+  defaultTimeZone?: string | null;
 }
 
 /** Normalised changes: only the keys that were sent are present. customValues stays raw (checked against the database). */
@@ -141,6 +144,11 @@ export function normaliseOrderInput(input: OrderInput): Result<OrderChanges> {
   }
   if (transferNumbers !== undefined) {
     out.transferNumbers = transferNumbers.map((t, i) => ({ number: t.number, names: parseNames(t.names, `transferNumbers.${i}.names`, errors) }));
+  }
+  if (input.defaultTimeZone !== undefined && input.defaultTimeZone !== null) {
+    const zone = parseTimeZone(input.defaultTimeZone);
+    if (zone) out.defaultTimeZone = zone;
+    else errors.push(timeZoneError('defaultTimeZone'));
   }
   for (const key of ['agentUserIds', 'agentGroupIds', 'sipEndpointIds'] as const) {
     const ids = out[key];

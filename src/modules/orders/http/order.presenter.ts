@@ -55,6 +55,13 @@ export class OrderView {
   @ApiProperty() autoProcessCall: boolean;
   @ApiProperty({ type: [TransferNumberView] }) transferNumbers: TransferNumberView[];
   @ApiProperty({ type: 'integer', example: 3 }) defaultUtcOffset: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Europe/Moscow',
+    description: "extension: IANA time zone of the order's day and of leads without a zone of their own; null = defaultUtcOffset",
+  })
+  defaultTimeZone: string | null;
   @ApiProperty({ example: '2026-03-04T05:06:07+00:00' }) createdAt: string;
   @ApiProperty({ example: '2026-03-04T05:06:07+00:00' }) updatedAt: string;
 }
@@ -95,6 +102,7 @@ export function presentOrder(o: OrderRecord, shape: 'detail' | 'list') {
     autoProcessCall: o.autoProcessCall,
     transferNumbers: o.transferNumbers.map((t) => ({ number: t.number, names: mapOrEmptyArray(t.names) })),
     defaultUtcOffset: o.defaultUtcOffset,
+    defaultTimeZone: o.defaultTimeZone,
     createdAt: isoDateTime(o.createdAt),
     updatedAt: isoDateTime(o.updatedAt),
   };

@@ -28,6 +28,7 @@ export interface OrderRecord {
   speechRecognitionEnabled: boolean;
   ignoreLeadTimezone: boolean;
   defaultUtcOffset: number;
+  defaultTimeZone: string | null;
   customValues: CustomValues;
   agentLeadCreationIsAllowed: boolean;
   agentLeadEditMode: string;
@@ -58,6 +59,7 @@ const ORDER_COLUMNS = `
   o.qualified_leads_per_day_limit AS "qualifiedLeadsPerDayLimit", o.call_scenario_id AS "callScenarioId",
   o.lead_transform_enabled AS "leadTransformEnabled", o.speech_recognition_enabled AS "speechRecognitionEnabled",
   o.ignore_lead_timezone AS "ignoreLeadTimezone", o.default_utc_offset AS "defaultUtcOffset",
+  o.default_time_zone AS "defaultTimeZone",
   o.custom_values AS "customValues", o.agent_lead_creation_is_allowed AS "agentLeadCreationIsAllowed",
   o.agent_lead_edit_mode AS "agentLeadEditMode", o.auto_process_call AS "autoProcessCall",
   o.created_at AS "createdAt", o.updated_at AS "updatedAt"`;
@@ -84,6 +86,7 @@ const COLUMN_OF: Partial<Record<keyof OrderChanges, [string, string]>> = {
   speechRecognitionEnabled: ['speech_recognition_enabled', 'boolean'],
   ignoreLeadTimezone: ['ignore_lead_timezone', 'boolean'],
   defaultUtcOffset: ['default_utc_offset', 'smallint'],
+  defaultTimeZone: ['default_time_zone', 'varchar'],
   customValues: ['custom_values', 'jsonb'],
   agentLeadCreationIsAllowed: ['agent_lead_creation_is_allowed', 'boolean'],
   agentLeadEditMode: ['agent_lead_edit_mode', 'varchar'],
@@ -134,6 +137,7 @@ export class OrdersRepository {
     const rows: OrderSettingsRow[] = await m.query(
       `SELECT o.id, o.code, o.call_schedule AS "callSchedule", ${HOLIDAYS} AS holidays,
               o.ignore_lead_timezone AS "ignoreLeadTimezone", o.default_utc_offset AS "defaultUtcOffset",
+              o.default_time_zone AS "defaultTimeZone",
               o.qualified_leads_per_day_limit AS "qualifiedLeadsPerDayLimit", o.call_attempt_group_id AS "callAttemptGroupId"
          FROM call_order o WHERE o.id = $1`,
       [id],

@@ -5,6 +5,7 @@ import { Nullable, Optional } from '../../../../common/presence';
 import { MaxKeys } from '../../../../common/validation';
 import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
 import { LEAD_SOURCES, LEAD_TYPES, type LeadSource, type LeadType } from '../../domain/lead';
+import { TIME_ZONE_MAX_LENGTH } from '../../domain/time-zone';
 import { MAX_UTC_OFFSET, MIN_UTC_OFFSET } from '../../domain/utc-offset';
 import { IsPositiveIdLike, IsTextOrJson, IsValuesMap } from './lead-validators';
 
@@ -49,7 +50,7 @@ class LeadFieldsV2 {
   priority?: number;
 
   @ApiPropertyOptional({
-    description: 'Client UTC offset in hours. When missing on create: from the phone country if it has one offset, else the order default.',
+    description: 'Client UTC offset in hours (a fixed offset: no DST). When missing on create: see timeZone for the resolution order.',
     type: 'integer',
     example: 3,
     minimum: MIN_UTC_OFFSET,
@@ -57,6 +58,20 @@ class LeadFieldsV2 {
   })
   @Optional() @IsInt() @Min(MIN_UTC_OFFSET) @Max(MAX_UTC_OFFSET)
   utcOffset?: number;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: TIME_ZONE_MAX_LENGTH,
+    example: 'Asia/Kolkata',
+    description:
+      'extension: IANA time zone of the client; calls are planned in its real local time (DST, +5:30, +5:45...). ' +
+      'Wins over utcOffset. On create, when missing: utcOffset if sent (a fixed offset, timeZone null), else the phone ' +
+      "country's zone when the country has a single one, else the order's defaultTimeZone, else its defaultUtcOffset. " +
+      'On update null clears it (the lead keeps its utcOffset). An unknown name is a 400 on timeZone.',
+  })
+  @Nullable() @IsString() @MaxLength(TIME_ZONE_MAX_LENGTH)
+  timeZone?: string | null;
 
   @ApiPropertyOptional({ enum: LEAD_SOURCES, default: 'organic' })
   @Optional() @IsIn(LEAD_SOURCES)

@@ -15,6 +15,7 @@ import {
   Length,
   Matches,
   Max,
+  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
@@ -22,6 +23,7 @@ import { INT32_MAX } from '../../../../common/id.pipe';
 import { Nullable, Optional } from '../../../../common/presence';
 import { MaxItemLength, MaxItems, MaxKeys } from '../../../../common/validation';
 import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
+import { TIME_ZONE_MAX_LENGTH } from '../../../leads/domain/time-zone';
 import { MAX_HOLIDAY_LENGTH, MAX_HOLIDAYS } from '../../domain/holidays';
 import {
   AGENT_LEAD_EDIT_MODES,
@@ -208,6 +210,20 @@ export class OrderFieldsDto {
   @Min(MIN_UTC_OFFSET)
   @Max(MAX_UTC_OFFSET)
   defaultUtcOffset?: number;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: TIME_ZONE_MAX_LENGTH,
+    example: 'Europe/Moscow',
+    description:
+      "extension: IANA time zone (real DST rules) of the order's day (daily limits, stats) and of leads that get no zone of their own " +
+      '(no timeZone, utcOffset or single-zone phone country); null = none, defaultUtcOffset applies; an unknown name is a 400',
+  })
+  @Nullable()
+  @IsString()
+  @MaxLength(TIME_ZONE_MAX_LENGTH)
+  defaultTimeZone?: string | null;
 }
 
 export class CreateOrderDto extends OrderFieldsDto {
