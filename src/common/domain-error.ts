@@ -10,7 +10,9 @@ export type ErrorKind =
   | 'conflict'
   | 'payload_too_large'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  /** What was asked for existed once and is gone for good (events past retention). */
+  | 'gone';
 
 export interface FieldError {
   field: string;
@@ -42,6 +44,10 @@ export class DomainError extends Error {
 
   static conflict(code: string, message: string): DomainError {
     return new DomainError('conflict', code, message);
+  }
+
+  static gone(code: string, message: string): DomainError {
+    return new DomainError('gone', code, message);
   }
 }
 

@@ -24,6 +24,8 @@ const STATUS_BY_KIND = (kind: ErrorKind): number => {
       return HttpStatus.TOO_MANY_REQUESTS;
     case 'unavailable':
       return HttpStatus.SERVICE_UNAVAILABLE;
+    case 'gone':
+      return HttpStatus.GONE;
     default:
       return assertUnreachable(kind);
   }

@@ -82,7 +82,7 @@ export const ApiCreated = (description = 'Created: data.id is the new record') =
 /** A partial update or action answered with `data: []`. */
 export const ApiUpdated = (description = 'Changed; data is []') => ApiEnvelope('empty', { description });
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 503;
 
 const ERROR_TEXT: Record<ErrorStatus, string> = {
   400: 'Invalid input: the message names the field; data.errors lists each field and what is wrong with it',
@@ -90,6 +90,7 @@ const ERROR_TEXT: Record<ErrorStatus, string> = {
   403: 'The key lacks the scope this operation needs',
   404: 'No record with this id',
   409: 'Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body)',
+  410: 'Gone for good: the message says what expired and what to do instead',
   413: 'Body larger than the route limit',
   429: 'Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry',
   503: 'Database unreachable or busy; Retry-After says when to retry',

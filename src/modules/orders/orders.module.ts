@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomFieldsModule } from '../custom-fields/custom-fields.module';
+import { EventsModule } from '../events/events.module';
 import { OrdersController } from './http/orders.controller';
 import { OrdersDemoSeed } from './orders.seed';
 import { OrdersService } from './orders.service';
@@ -7,7 +8,7 @@ import { OrdersRepository } from './persistence/orders.repository';
 
 /** Orders (call campaigns). Exports OrdersService (getOrderSettings) for leads and calls. */
 @Module({
-  imports: [CustomFieldsModule],
+  imports: [CustomFieldsModule, EventsModule],
   controllers: [OrdersController],
   providers: [OrdersRepository, OrdersService, OrdersDemoSeed],
   exports: [OrdersService],

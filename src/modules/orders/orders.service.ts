@@ -10,6 +10,8 @@ import { CallSchedule, DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain
 import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, referencesOf } from './domain/order';
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
 import { OrderRecord, OrdersRepository } from './persistence/orders.repository';
+import { EventOutbox } from '../events/event-outbox.service';
+import { changedFields } from '../events/domain/event';
 
 import type { OrderSettings } from './domain/order-settings';
 export type { OrderSettings };
@@ -49,6 +51,7 @@ export class OrdersService {
     private readonly repo: OrdersRepository,
     private readonly customFields: CustomFieldsService,
     private readonly idempotent: IdempotentWrites,
+    private readonly events: EventOutbox,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'orderSettingsCacheTtlMs'>,
   ) {
     this.settingsCacheTtlMs = config.orderSettingsCacheTtlMs;
@@ -93,8 +96,10 @@ export class OrdersService {
           if (changes.code !== undefined && (await this.repo.isCodeTakenByAnother(m, changes.code, id))) {
             throw DomainError.conflict('ORDER_CODE_TAKEN', `Order code ${changes.code} is already taken`);
           }
+          const before = await this.repo.findById(id, m);
           await this.repo.updateOrder(m, id, changes);
           await this.repo.replaceMembers(m, id, changes);
+          await this.appendUpdated(m, id, before!);
         }),
       );
     } finally {
@@ -163,7 +168,16 @@ export class OrdersService {
       id = await this.insertWithGeneratedCode(m, row, title);
     }
     await this.repo.replaceMembers(m, id, row, true);
+    // The order as detail shows it, in this transaction: the event commits with the order.
+    await this.events.append(m, { type: 'order.created', orderId: id, data: { order: await this.repo.findById(id, m) } });
     return id;
+  }
+
+  /** order.updated with the fields whose value changed; none changed (a no-op update): no event. */
+  private async appendUpdated(m: EntityManager, id: number, before: OrderRecord): Promise<void> {
+    const after = await this.repo.findById(id, m);
+    const changed = changedFields(before, after!, ['updatedAt']);
+    if (changed.length) await this.events.append(m, { type: 'order.updated', orderId: id, data: { order: after, changed } });
   }
 
   /**

@@ -120,9 +120,10 @@ function likePrefix(prefix: string): string {
 export class OrdersRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async findById(id: number): Promise<OrderRecord | null> {
-    const rows: OrderRow[] = await this.ds.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1`, [id]);
-    return rows.length ? (await this.withMembers(rows))[0] : null;
+  /** With `m`: inside the caller's transaction (the order event records what it wrote). */
+  async findById(id: number, m: EntityManager = this.ds.manager): Promise<OrderRecord | null> {
+    const rows: OrderRow[] = await m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1`, [id]);
+    return rows.length ? (await this.withMembers(rows, m))[0] : null;
   }
 
   async listPage(offset: number, limit: number): Promise<{ list: OrderRecord[]; total: number }> {
@@ -232,7 +233,7 @@ export class OrdersRepository {
   }
 
   /** Member sets of all `rows` in one query per table. */
-  private async withMembers(rows: OrderRow[]): Promise<OrderRecord[]> {
+  private async withMembers(rows: OrderRow[], m: EntityManager = this.ds.manager): Promise<OrderRecord[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [agents, groups, sips, transfers]: [
@@ -241,13 +242,13 @@ export class OrdersRepository {
       { orderId: number; id: number }[],
       { orderId: number; number: string; names: TransferNumber['names'] }[],
     ] = await Promise.all([
-      this.ds.query(`SELECT order_id AS "orderId", user_id AS id FROM order_agent WHERE order_id = ANY($1::int[]) ORDER BY order_id, user_id`, [ids]),
-      this.ds.query(`SELECT order_id AS "orderId", group_id AS id FROM order_agent_group WHERE order_id = ANY($1::int[]) ORDER BY order_id, group_id`, [ids]),
-      this.ds.query(
+      m.query(`SELECT order_id AS "orderId", user_id AS id FROM order_agent WHERE order_id = ANY($1::int[]) ORDER BY order_id, user_id`, [ids]),
+      m.query(`SELECT order_id AS "orderId", group_id AS id FROM order_agent_group WHERE order_id = ANY($1::int[]) ORDER BY order_id, group_id`, [ids]),
+      m.query(
         `SELECT order_id AS "orderId", sip_endpoint_id AS id FROM order_sip_endpoint WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
         [ids],
       ),
-      this.ds.query(
+      m.query(
         `SELECT order_id AS "orderId", number, names FROM order_transfer_number WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
         [ids],
       ),

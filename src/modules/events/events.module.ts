@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventFeed } from './event-feed.service';
+import { EventOutbox } from './event-outbox.service';
+import { EventsV2Controller } from './http/events.v2.controller';
+import { EventEntity, EventRetentionEntity } from './persistence/event.entity';
+import { EventsRepository } from './persistence/events.repository';
+
+/**
+ * Events for integrators: the transactional outbox (EventOutbox; triggers for leads, calls and
+ * failed async creates) and the ordered feed (EventFeed, GET /v2/event/). Webhook delivery reads
+ * the same feed.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([EventEntity, EventRetentionEntity])],
+  controllers: [EventsV2Controller],
+  providers: [EventsRepository, EventOutbox, EventFeed],
+  exports: [EventOutbox, EventFeed],
+})
+export class EventsModule {}

@@ -1,0 +1,84 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { isoDateTime } from '../../../common/dates';
+import { presentCall } from '../../calls/http/call.presenter';
+import { presentLeadV2 } from '../../leads/http/lead.presenter';
+import { presentOrder } from '../../orders/http/order.presenter';
+import type { OrderRecord } from '../../orders/persistence/orders.repository';
+import { EVENT_TYPES, leadChangedFields, PublicEvent } from '../domain/event';
+import { callFromSnapshot, leadFromSnapshot, RowSnapshot } from '../domain/snapshots';
+import type { StoredEvent } from '../persistence/events.repository';
+
+const ISO = '2026-03-04T05:06:07+00:00';
+
+export class EventView {
+  @ApiProperty({ type: 'integer', description: 'place in the feed (commit order); pass the last one seen as `after`' }) position: number;
+  @ApiProperty({ format: 'uuid', description: 'unique and stable: the same in the feed and in every delivery (webhook-id)' }) id: string;
+  @ApiProperty({ enum: EVENT_TYPES }) type: string;
+  @ApiProperty({ example: ISO, description: 'when the change was made' }) timestamp: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'by type: lead.created {lead, jobId?} (lead: the Lead v2 detail object; jobId when made by create-async); ' +
+      'lead.updated {lead, changed} (changed: the v2 field names whose value changed); ' +
+      'lead.create_failed {jobId, orderId, errors}; call.created {call} (the Call object); ' +
+      'order.created {order}, order.updated {order, changed} (the Order detail object); webhook.test {webhookId}',
+    example: { lead: { id: 1, statusId: 2 }, changed: ['statusId'] },
+  })
+  data: object;
+}
+
+export class EventFeedView {
+  @ApiProperty({ type: [EventView] }) list: EventView[];
+  @ApiProperty({ type: 'integer', description: 'the position to pass as `after` next (the same `after` when the list is empty)' }) next: number;
+}
+
+/** Revives what JSON turned into text in a stored OrderRecord (dates). */
+function storedOrder(order: Record<string, unknown>): OrderRecord {
+  const o = order as unknown as OrderRecord;
+  return { ...o, createdAt: new Date(order.createdAt as string), updatedAt: new Date(order.updatedAt as string) };
+}
+
+/**
+ * The public `data` of a stored event. Lead and call events hold a row snapshot (written by the
+ * triggers) and are presented here by the modules' own presenters, so the feed and webhook
+ * bodies show exactly what detail shows; `orderCodes` holds the codes of the page's orders.
+ */
+export function eventData(e: StoredEvent, orderCodes: Map<number, string>): object {
+  const p = e.payload;
+  switch (e.type) {
+    case 'lead.created': {
+      const lead = presentLeadV2(leadFromSnapshot(p.row as RowSnapshot, orderCodes.get(e.orderId ?? 0) ?? ''));
+      return p.jobId ? { lead, jobId: p.jobId } : { lead };
+    }
+    case 'lead.updated':
+      return {
+        lead: presentLeadV2(leadFromSnapshot(p.row as RowSnapshot, orderCodes.get(e.orderId ?? 0) ?? '')),
+        changed: leadChangedFields((p.changed as string[] | null) ?? []),
+      };
+    case 'call.created':
+      return { call: presentCall(callFromSnapshot(p.row as RowSnapshot)) };
+    case 'order.created':
+    case 'order.updated': {
+      const order = presentOrder(storedOrder(p.order as Record<string, unknown>), 'detail');
+      return p.changed ? { order, changed: p.changed } : { order };
+    }
+    case 'lead.create_failed':
+    case 'webhook.test':
+      return p;
+  }
+}
+
+/** The order ids whose codes a page's lead events need. */
+export const leadEventOrderIds = (events: StoredEvent[]): number[] => [
+  ...new Set(events.filter((e) => e.type === 'lead.created' || e.type === 'lead.updated').map((e) => e.orderId ?? 0)),
+];
+
+export function presentEvent(e: StoredEvent, orderCodes: Map<number, string>): PublicEvent {
+  return { position: e.position, id: e.id, type: e.type, timestamp: isoDateTime(e.createdAt), data: eventData(e, orderCodes), orderId: e.orderId };
+}
+
+/** The feed's item: the public event without the filtering aid `orderId`. */
+export function presentFeedItem(e: PublicEvent) {
+  return { position: e.position, id: e.id, type: e.type, timestamp: e.timestamp, data: e.data };
+}

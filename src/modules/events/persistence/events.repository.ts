@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { SqlParams } from '../../../database/counters/sql-params';
+import type { EventType, FeedFilter } from '../domain/event';
+
+/** An event row as the feed reads it. */
+export interface StoredEvent {
+  position: number;
+  id: string;
+  type: EventType;
+  orderId: number | null;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface StoredPage {
+  /** The highest position retention has deleted (0: none). */
+  prunedThrough: number;
+  events: StoredEvent[];
+}
+
+/**
+ * `event` and `event_retention`. Every statement runs on the primary (the DataSource's default
+ * pool): the feed must see the positions the sequencer has just given.
+ */
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** In the caller's transaction: the event commits or rolls back with the change it describes. */
+  async append(m: EntityManager, e: { type: EventType; orderId: number | null; payload: object }): Promise<void> {
+    await m.query(`INSERT INTO event (type, order_id, payload) VALUES ($1, $2, $3)`, [e.type, e.orderId, JSON.stringify(e.payload)]);
+  }
+
+  /** Numbers up to `batch` events whose transactions have all ended (function event_sequence); returns how many. */
+  async sequence(batch: number): Promise<number> {
+    const rows: { n: number }[] = await this.ds.query(`SELECT event_sequence($1) AS n`, [batch]);
+    return rows[0].n;
+  }
+
+  /**
+   * Events after `after` in position order, and the retention horizon, from one snapshot (one
+   * statement): a page is never read past a range retention deleted without the caller knowing.
+   * Each filter reads its index: (position), (type, position), (order_id, position).
+   */
+  async page(after: number, limit: number, filter: FeedFilter): Promise<StoredPage> {
+    const p = new SqlParams();
+    const conditions = [`e.position > ${p.add(after)}`];
+    if (filter.types?.length) conditions.push(`e.type = ANY(${p.add(filter.types)}::varchar[])`);
+    if (filter.orderIds?.length) conditions.push(`e.order_id = ANY(${p.add(filter.orderIds)}::int[])`);
+    const rows: (Omit<StoredEvent, 'position'> & { position: string | null; prunedThrough: string })[] = await this.ds.query(
+      `SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload, e.created_at AS "createdAt"
+         FROM event_retention r
+         LEFT JOIN LATERAL (
+           SELECT e.* FROM event e WHERE ${conditions.join(' AND ')} ORDER BY e.position LIMIT ${p.add(limit)}
+         ) e ON true
+        ORDER BY e.position`,
+      p.values,
+    );
+    return {
+      prunedThrough: Number(rows[0]?.prunedThrough ?? 0),
+      events: rows.filter((r) => r.position !== null).map((r) => ({ ...r, position: Number(r.position) })),
+    };
+  }
+
+  /** Order codes by id, for the lead events of one page (one query). */
+  async orderCodes(orderIds: number[]): Promise<Map<number, string>> {
+    if (orderIds.length === 0) return new Map();
+    const rows: { id: number; code: string }[] = await this.ds.query(`SELECT id, code FROM call_order WHERE id = ANY($1::int[])`, [orderIds]);
+    return new Map(rows.map((r) => [r.id, r.code]));
+  }
+
+  /**
+   * Deletes up to `batch` of the oldest numbered events, as long as they are older than `before`,
+   * and moves the retention horizon past them, in one transaction. Deletes a prefix of positions
+   * only, so the retained events are always one unbroken range. Returns how many were deleted.
+   */
+  async prune(before: Date, batch: number): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      // One pruner at a time (the horizon row lock); the sequencer never waits on it.
+      await m.query(`SELECT 1 FROM event_retention FOR UPDATE`);
+      const rows: { through: string | null }[] = await m.query(
+        `WITH head AS (
+           SELECT position, created_at FROM event WHERE position IS NOT NULL ORDER BY position LIMIT $2
+         )
+         SELECT coalesce((SELECT min(position) - 1 FROM head WHERE created_at >= $1), (SELECT max(position) FROM head)) AS through`,
+        [before, batch],
+      );
+      const through = rows[0].through === null ? null : Number(rows[0].through);
+      if (through === null) return 0;
+      const [, deleted]: [unknown, number] = await m.query(`DELETE FROM event WHERE position IS NOT NULL AND position <= $1`, [through]);
+      if (deleted > 0) await m.query(`UPDATE event_retention SET pruned_through = greatest(pruned_through, $1)`, [through]);
+      return deleted;
+    });
+  }
+}
