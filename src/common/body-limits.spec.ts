@@ -8,6 +8,8 @@ describe('body limits', () => {
     expect(bodyLimitFor('/v2/lead')).toBe(256 * 1024);
     expect(bodyLimitFor('/v1/notification/public/')).toBe(32 * 1024);
     expect(bodyLimitFor('/v2/order/create/')).toBe(256 * 1024);
+    expect(bodyLimitFor('/v2/lead/create-batch')).toBe(1024 * 1024);
+    expect(bodyLimitFor('/v2/lead/create-batch-x/')).toBe(256 * 1024);
   });
 
   it('gives other routes the default, also those whose name starts like a listed one', () => {
@@ -19,7 +21,7 @@ describe('body limits', () => {
 
   it('never exceeds the 1 MiB ceiling, and each limit has one parser', () => {
     for (const rule of BODY_LIMIT_RULES) expect(rule.bytes).toBeLessThanOrEqual(MAX_BODY_LIMIT);
-    expect(distinctBodyLimits()).toEqual([32 * 1024, 64 * 1024, 256 * 1024, 512 * 1024]);
+    expect(distinctBodyLimits()).toEqual([32 * 1024, 64 * 1024, 256 * 1024, 512 * 1024, 1024 * 1024]);
   });
 
   it('formats sizes for messages', () => {

@@ -29,7 +29,7 @@ export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
   },
   {
     prefix: '/v2/lead/create-batch/',
-    bytes: 1024 * KiB,
+    bytes: MAX_BODY_LIMIT,
     why: "1,000 leads of about 1 KiB each (a lead's usual fields and a few custom values; PRODUCT.md's 1 MiB ceiling: larger items go one by one)",
   },
   {
