@@ -26,9 +26,9 @@ class Env {
   @int() @IsOptional() @IsInt() @Min(0) @Max(64) WORKERS?: number;
   @bool() @IsOptional() @IsBoolean() WORKERS_ONLY?: boolean;
   @int() @IsOptional() @IsInt() @Min(0) @Max(3650) LEAD_DUPLICATE_WINDOW_DAYS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(3650) EVENT_RETENTION_DAYS?: number;
   @IsOptional() @IsUrl({ require_tld: false }) TELEPHONY_PLATFORM_URL?: string;
   @IsOptional() @IsUrl({ require_tld: false }) SPEECH_PLATFORM_URL?: string;
-  @int() @IsOptional() @IsInt() @Min(1) @Max(3650) EVENT_RETENTION_DAYS?: number;
   @int() @IsOptional() @IsInt() @Min(50) @Max(60000) HEALTH_CHECK_TIMEOUT_MS?: number;
   @IsOptional() @IsIn(['text', 'json']) LOG_FORMAT?: string;
   @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']) LOG_LEVEL?: string;
@@ -70,6 +70,8 @@ export interface AppConfig {
   /** Worker-only instance: runs jobs; on PORT it serves only the container probes (/health/live, /health/ready). */
   workersOnly: boolean;
   leadDuplicateWindowDays: number;
+  /** How long events stay readable in the feed (GET /v2/event/); older ones are deleted and an `after` before them is a 410. */
+  eventRetentionDays: number;
   telephonyPlatformUrl?: string;
   speechPlatformUrl?: string;
   healthCheckTimeoutMs: number;
@@ -79,8 +81,6 @@ export interface AppConfig {
   logLevel: string;
   apiKeyCacheTtlMs: number;
   dbPoolSize: number;
-  /** How long events stay readable in the feed (GET /v2/event/); older ones are deleted and an `after` before them is a 410. */
-  eventRetentionDays: number;
   /** Connections of the job workers' own pool (lead.create handlers), apart from the HTTP pool. */
   workerDbPoolSize: number;
   /** Server-side bound on every statement of the service's pools (not migrations); 0 = none. */
@@ -140,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workers: parsed.WORKERS ?? 2,
     workersOnly: parsed.WORKERS_ONLY ?? false,
     leadDuplicateWindowDays: parsed.LEAD_DUPLICATE_WINDOW_DAYS ?? 30,
+    eventRetentionDays: parsed.EVENT_RETENTION_DAYS ?? 30,
     telephonyPlatformUrl: parsed.TELEPHONY_PLATFORM_URL,
     speechPlatformUrl: parsed.SPEECH_PLATFORM_URL,
     healthCheckTimeoutMs: parsed.HEALTH_CHECK_TIMEOUT_MS ?? 2000,
@@ -166,4 +167,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
-    eventRetentionDays: parsed.EVENT_RETENTION_DAYS ?? 30,
