@@ -28,6 +28,7 @@ import { OrdersModule } from './modules/orders/orders.module';
 import { LeadsModule } from './modules/leads/leads.module';
 import { CallsModule } from './modules/calls/calls.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { EventsModule } from './modules/events/events.module';
 
 /** How long an HTTP request waits for a pool connection before it is answered 503. */
@@ -70,7 +71,6 @@ export class AppModule {
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
             ...dataSourceOptions(databaseUrl, replicatedDataSourceOptions(databaseUrl, config.databaseReplicaUrls)),
-            autoLoadEntities: true,
             extra: poolOptions(config, config.dbPoolSize, HTTP_CONNECT_WAIT_MS),
           }),
           dataSourceFactory: (options) => openDataSource(options!),
@@ -101,6 +101,7 @@ export class AppModule {
         LeadsModule,
         CallsModule,
         NotificationsModule,
+        WebhooksModule,
         EventsModule,
       ],
       providers: [

@@ -5,18 +5,32 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app.config';
 import { dataSourceOptions, runMigrations } from '../database/data-source';
 import { openDatabase } from '../database/start-database';
+import { schemaDrift } from '../database/schema-drift';
 
-const USAGE = 'usage: npm run migration:run | migration:revert | migration:generate -- Name';
+const USAGE = 'usage: npm run migration:run | migration:revert | migration:check | migration:generate -- Name | migration:create -- Name';
 
-/**
- * The schema is written by hand in reviewed SQL migrations (repositories use plain SQL, there are
- * no entities to diff), so `generate` writes a timestamped skeleton into migrations/ to fill in.
- */
-function generate(name: string | undefined): void {
-  if (!name || !/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`${USAGE} (Name: letters and digits, e.g. AddLeadCity)`);
+const MIGRATIONS_DIR = path.join(__dirname, '..', '..', '..', 'migrations');
+
+function migrationName(name: string | undefined): string {
+  if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new Error(`${USAGE} (Name: PascalCase letters and digits, e.g. AddLeadCity)`);
+  return name;
+}
+
+function sqlLiteral(sql: string): string {
+  return sql.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
+}
+
+function statements(queries: { query: string; parameters?: unknown[] }[]): string {
+  return queries
+    .map((q) => `    await q.query(\`${sqlLiteral(q.query)}\`${q.parameters?.length ? `, ${JSON.stringify(q.parameters)}` : ''});`)
+    .join('\n');
+}
+
+/** Writes migrations/<timestamp>-<kebab-name>.ts (never over an existing file) and says what to do next. */
+function writeMigration(name: string, up: string, down: string): void {
   const stamp = Date.now();
   const kebab = name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
-  const file = path.join(__dirname, '..', '..', '..', 'migrations', `${stamp}-${kebab}.ts`);
+  const file = path.join(MIGRATIONS_DIR, `${stamp}-${kebab}.ts`);
   writeFileSync(
     file,
     `import { MigrationInterface, QueryRunner } from 'typeorm';
@@ -25,23 +39,60 @@ export class ${name}${stamp} implements MigrationInterface {
   name = '${name}${stamp}';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(\`\`);
+${up}
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(\`\`);
+${down}
   }
 }
 `,
     { flag: 'wx' },
   );
-  console.log(`wrote ${path.relative(process.cwd(), file)}: fill in up/down and add ${name}${stamp} to migrations/index.ts`);
+  console.log(`wrote ${path.relative(process.cwd(), file)}: review it, then add ${name}${stamp} to migrations/index.ts`);
+}
+
+/**
+ * TypeORM's generator: the difference between the entities and the database (migrated to the
+ * latest migration first, so the diff is only what the entities add). Things TypeORM cannot model
+ * (functions, triggers, expression indexes) are written by hand in a migration made with `create`.
+ */
+async function generate(url: string, name: string): Promise<void> {
+  const ds = await new DataSource(dataSourceOptions(url)).initialize();
+  try {
+    if (await ds.showMigrations()) throw new Error('the database has pending migrations: run `npm run migration:run` first');
+    const { upQueries, downQueries } = await schemaDrift(ds);
+    if (upQueries.length === 0) {
+      console.log('no changes: the entities match the database');
+      return;
+    }
+    writeMigration(name, statements(upQueries), statements([...downQueries].reverse()));
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** Prints what `generate` would write; exits 1 when there is any. */
+async function check(url: string): Promise<void> {
+  const ds = await new DataSource(dataSourceOptions(url)).initialize();
+  try {
+    const { upQueries } = await schemaDrift(ds);
+    if (upQueries.length === 0) {
+      console.log('no drift: the entities match the database');
+      return;
+    }
+    console.log(upQueries.map((q) => `${q.query};`).join('\n'));
+    process.exitCode = 1;
+  } finally {
+    await ds.destroy();
+  }
 }
 
 async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
-  if (command === 'generate') return generate(name);
-  if (command !== 'run' && command !== 'revert') throw new Error(USAGE);
+  if (command === 'create') return writeMigration(migrationName(name), '    await q.query(``);', '    await q.query(``);');
+  if (!['run', 'revert', 'generate', 'check'].includes(command ?? '')) throw new Error(USAGE);
+  if (command === 'generate') migrationName(name);
   const db = await openDatabase(loadConfig());
   try {
     if (command === 'run') {
@@ -49,6 +100,8 @@ async function main(): Promise<void> {
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to apply');
       return;
     }
+    if (command === 'generate') return await generate(db.url, name!);
+    if (command === 'check') return await check(db.url);
     const ds = new DataSource(dataSourceOptions(db.url));
     await ds.initialize();
     try {

@@ -4,7 +4,9 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { DATABASE_SOURCE, databaseOutages } from '../common/outage-log';
 import { describeDatabaseError, isDatabaseUnavailable } from '../common/pg-errors';
 import { MIGRATIONS } from '../../migrations';
+import { ENTITIES } from './entities';
 import { SafeQueryLogger } from './safe-query-logger';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /**
  * With read replicas: TypeORM's replication settings (a pool per server). Raw queries and
@@ -66,6 +68,9 @@ export function dataSourceOptions(url: string, extra: Partial<DataSourceOptions>
   return {
     type: 'postgres',
     url,
+    // The entities state the schema in code; migrations create it (never synchronize). The schema-drift test keeps them equal.
+    entities: ENTITIES,
+    namingStrategy: new SnakeNamingStrategy(),
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,

@@ -1,0 +1,61 @@
+import { AgentGroupEntity, AgentGroupMemberEntity } from '../modules/agent-groups/persistence/agent-group.entity';
+import { ApiKeyEntity } from '../modules/auth/persistence/api-key.entity';
+import { CallAttemptGroupEntity } from '../modules/call-attempt-groups/persistence/call-attempt-group.entity';
+import { CallScenarioEntity } from '../modules/call-scenarios/persistence/call-scenario.entity';
+import { CALL_COUNT_ENTITIES } from '../modules/calls/persistence/call-count.entity';
+import { CallStatusEntity } from '../modules/calls/persistence/call-status.entity';
+import { CallEntity } from '../modules/calls/persistence/call.entity';
+import { CustomFieldEntity, CustomFieldOptionEntity } from '../modules/custom-fields/persistence/custom-field.entity';
+import { LeadAsyncJobEntity } from '../modules/leads/persistence/lead-async-job.entity';
+import { LEAD_COUNT_ENTITIES } from '../modules/leads/persistence/lead-count.entity';
+import { LeadStatusEntity } from '../modules/leads/persistence/lead-status.entity';
+import { LeadEntity } from '../modules/leads/persistence/lead.entity';
+import { NotificationDeliveryEntity, NotificationEntity } from '../modules/notifications/persistence/notification.entity';
+import {
+  CallOrderEntity,
+  OrderAgentEntity,
+  OrderAgentGroupEntity,
+  OrderSipEndpointEntity,
+  OrderTransferNumberEntity,
+} from '../modules/orders/persistence/call-order.entity';
+import { QueueConsumerEntity } from '../modules/queue/queue-consumer.entity';
+import { RateLimitCounterEntity } from '../modules/rate-limit/persistence/rate-limit-counter.entity';
+import { SipEndpointEntity } from '../modules/sip-endpoints/persistence/sip-endpoint.entity';
+import { UserEntity } from '../modules/users/persistence/user.entity';
+import { IdempotencyRecordEntity } from '../common/idempotency/idempotency-record.entity';
+import { DemoSeedStepEntity } from './seed/demo-seed-step.entity';
+
+/**
+ * Every table's entity. Listed explicitly (like MIGRATIONS) so the app, the migration CLI and the
+ * schema-drift test load the same set: a new table adds its entity here, and
+ * `npm run migration:generate` then writes its migration.
+ */
+export const ENTITIES = [
+  UserEntity,
+  AgentGroupEntity,
+  AgentGroupMemberEntity,
+  SipEndpointEntity,
+  CallScenarioEntity,
+  CallAttemptGroupEntity,
+  CustomFieldEntity,
+  CustomFieldOptionEntity,
+  ApiKeyEntity,
+  IdempotencyRecordEntity,
+  CallOrderEntity,
+  OrderAgentEntity,
+  OrderAgentGroupEntity,
+  OrderSipEndpointEntity,
+  OrderTransferNumberEntity,
+  LeadStatusEntity,
+  LeadEntity,
+  LeadAsyncJobEntity,
+  ...LEAD_COUNT_ENTITIES,
+  CallStatusEntity,
+  CallEntity,
+  ...CALL_COUNT_ENTITIES,
+  NotificationEntity,
+  NotificationDeliveryEntity,
+  RateLimitCounterEntity,
+  QueueConsumerEntity,
+  DemoSeedStepEntity,
+];

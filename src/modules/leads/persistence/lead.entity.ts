@@ -1,0 +1,140 @@
+import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
+import { LeadStatusEntity } from './lead-status.entity';
+
+/**
+ * `lead`: a contact to call for an order. Written on the hot path by tuned SQL (the `lead_create`
+ * function, set-based updates); triggers in the migrations keep `created_at` to the second and the
+ * lead counters current. Neither is something TypeORM models: they stay in the migrations.
+ */
+@Entity('lead')
+@Check('lead_check', 'previous_lead_id IS DISTINCT FROM id AND next_lead_id IS DISTINCT FROM id')
+@Check('lead_lead_type_check', `lead_type IN ('straight', 'selection')`)
+@Check('lead_messenger_id_check', 'messenger_id > 0')
+@Check('lead_phone_check', `phone ~ '^\\+[1-9][0-9]{6,14}$'`)
+@Check('lead_social_a_id_check', 'social_a_id > 0')
+@Check('lead_utc_offset_check', 'utc_offset BETWEEN -12 AND 14')
+// (order_id, id) is unique so calls and the previous/next links can reference a lead of the same order.
+@Unique('lead_order_id_key', ['orderId', 'id'])
+@ForeignKey(() => LeadEntity, ['orderId', 'previousLeadId'], ['orderId', 'id'], { name: 'lead_previous_fk' })
+@ForeignKey(() => LeadEntity, ['orderId', 'nextLeadId'], ['orderId', 'id'], { name: 'lead_next_fk' })
+@Index('lead_created_id_idx', ['createdAt', 'id'])
+@Index('lead_external_a_id_idx', ['externalIdCrmA', 'id'], { where: 'external_id_crm_a IS NOT NULL' })
+@Index('lead_external_b_id_idx', ['externalIdCrmB', 'id'], { where: 'external_id_crm_b IS NOT NULL' })
+@Index('lead_external_c_id_idx', ['externalIdCrmC', 'id'], { where: 'external_id_crm_c IS NOT NULL' })
+@Index('lead_external_d_id_idx', ['externalIdCrmD', 'id'], { where: 'external_id_crm_d IS NOT NULL' })
+@Index('lead_order_created_idx', ['orderId', 'createdAt'])
+@Index('lead_order_job_idx', ['orderId', 'jobId'], { unique: true, where: 'job_id IS NOT NULL' })
+@Index('lead_order_phone_id_idx', ['orderId', 'phone', 'id'])
+@Index('lead_order_qualified_idx', ['orderId', 'qualifiedAt'], { where: 'qualified_at IS NOT NULL' })
+@Index('lead_order_status_id_idx', ['orderId', 'statusId', 'id'])
+@Index('lead_phone_id_idx', ['phone', 'id'])
+@Index('lead_status_id_idx', ['statusId', 'id'])
+export class LeadEntity {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'lead_pkey' })
+  id: number;
+
+  @Column({ type: 'integer' })
+  @ForeignKey(() => CallOrderEntity, { name: 'lead_order_id_fkey' })
+  orderId: number;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  name: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  phone: string;
+
+  @Column({ type: 'text', nullable: true })
+  sourceComment: string | null;
+
+  @Column({ type: 'varchar', length: 45, nullable: true })
+  ip: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalIdCrmA: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalIdCrmB: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalIdCrmC: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  externalIdCrmD: string | null;
+
+  @Column({ type: 'integer' })
+  @ForeignKey(() => LeadStatusEntity, { name: 'lead_status_id_fkey' })
+  statusId: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  leadType: string;
+
+  @Column({ type: 'varchar', length: 32, default: 'API' })
+  createMethod: string;
+
+  @Column({ type: 'varchar', length: 32, default: 'organic' })
+  source: string;
+
+  @Column({ type: 'boolean', default: false })
+  isSecondary: boolean;
+
+  @Column({ type: 'integer', nullable: true })
+  previousLeadId: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  nextLeadId: number | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  planningCallAt: Date | null;
+
+  @Column({ type: 'integer', default: 0 })
+  priority: number;
+
+  @Column({ type: 'smallint' })
+  utcOffset: number;
+
+  @Column({ type: 'bigint', nullable: true })
+  socialAId: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  socialBLogin: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  messengerUserName: string | null;
+
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  messengerPhone: string | null;
+
+  @Column({ type: 'bigint', nullable: true })
+  messengerId: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  adCampaignId: string | null;
+
+  @Column({ type: 'jsonb', default: () => `'{}'` })
+  customValues: Record<string, unknown>;
+
+  @Column({ type: 'integer', default: 0 })
+  attemptCount: number;
+
+  @Column({ type: 'uuid', nullable: true })
+  jobId: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  qualifiedAt: Date | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  selectionType: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  city: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  additionalParams: Record<string, unknown> | null;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+}
