@@ -127,10 +127,8 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
   async createLeadAsync(input: CreateLeadInput, apiKeyId: number | null, idempotencyToken?: string): Promise<{ jobId: string }> {
     // With Idempotency-Key the job id is fixed by the request: a retry that runs again finds its job.
     const jobId = idempotencyToken ?? randomUUID();
-    await this.ds.transaction(async (m) => {
-      if (!(await this.jobs.insert(m, { id: jobId, orderId: input.orderId, payload: input, apiKeyId }))) return;
-      await this.queue.send(LEAD_CREATE_QUEUE, { orderId: input.orderId }, { id: jobId, manager: m });
-    });
+    // One statement: the row and its job commit together; a row that exists already enqueues nothing.
+    await this.queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: input.orderId }, jobId, this.jobs.insertStatement({ id: jobId, orderId: input.orderId, payload: input, apiKeyId }));
     return { jobId };
   }
 

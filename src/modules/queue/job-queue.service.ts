@@ -6,6 +6,7 @@ import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { databaseUnavailableReason, sqlState } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DATABASE_URL } from '../../database/tokens';
+import { withRowCte } from './row-with-job';
 
 export interface QueueDefinition<T> {
   name: string;
@@ -149,6 +150,37 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     const id = await this.boss.send(queue, data, { id: options.id, db });
     if (!id) throw new Error(`job for ${queue} was not created`);
     return id;
+  }
+
+  /**
+   * Enqueues a job and writes one row of the caller's in ONE statement: `row` (an INSERT ...
+   * ON CONFLICT DO NOTHING RETURNING, placeholders from $1) runs as a data-modifying CTE of
+   * pg-boss's own insert, and the job is inserted only if the row was (a row that exists
+   * already, e.g. a retried request with a fixed id, enqueues nothing). Both commit together or
+   * not at all, as `send` in a transaction, in one round trip instead of four (BEGIN, row, job,
+   * COMMIT). Returns whether the job was enqueued (false: the row existed already). Should
+   * pg-boss's statement ever not have the shape this relies on, it falls back to that transaction.
+   */
+  async sendWithRow<T extends object>(queue: string, data: T, id: string, row: { sql: string; values: unknown[] }): Promise<boolean> {
+    let shaped = true;
+    const db = {
+      executeSql: async (text: string, values?: unknown[]) => {
+        const merged = values?.length === 1 ? withRowCte(text, row.sql) : null;
+        if (!merged) {
+          shaped = false;
+          return { rows: [] };
+        }
+        return { rows: (await this.ds.query(merged, [values![0], ...row.values])) as unknown[] };
+      },
+    };
+    // Null when nothing was inserted: the row existed already (then no job either).
+    const created = await this.boss.send(queue, data, { id, db });
+    if (shaped) return created !== null;
+    return this.ds.transaction(async (m) => {
+      if ((await m.query(row.sql, row.values)).length === 0) return false;
+      await this.send(queue, data, { id, manager: m });
+      return true;
+    });
   }
 
   /**

@@ -20,11 +20,17 @@ export class LeadAsyncJobsRepository {
 
   /** False when a job with this id exists already (a retried request whose id is fixed by its Idempotency-Key). */
   async insert(m: EntityManager, job: { id: string; orderId: number; payload: object; apiKeyId: number | null }): Promise<boolean> {
-    const rows: unknown[] = await m.query(
-      `INSERT INTO lead_async_job (id, order_id, payload, api_key_id) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [job.id, job.orderId, JSON.stringify(job.payload), job.apiKeyId],
-    );
+    const { sql, values } = this.insertStatement(job);
+    const rows: unknown[] = await m.query(sql, values);
     return rows.length > 0;
+  }
+
+  /** The same insert as a statement, to run with the job's enqueueing in one round trip (JobQueueService.sendWithRow). */
+  insertStatement(job: { id: string; orderId: number; payload: object; apiKeyId: number | null }): { sql: string; values: unknown[] } {
+    return {
+      sql: `INSERT INTO lead_async_job (id, order_id, payload, api_key_id) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      values: [job.id, job.orderId, JSON.stringify(job.payload), job.apiKeyId],
+    };
   }
 
   async findById(id: string): Promise<AsyncJob | null> {

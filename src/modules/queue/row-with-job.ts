@@ -1,0 +1,22 @@
+/**
+ * pg-boss inserts jobs with one statement whose payload is its only parameter, read through
+ * `json_to_recordset($1::text::json)`; without NOTIFY it is an `INSERT ... SELECT`, with NOTIFY a
+ * `WITH ins AS (INSERT ...) ...`. `withRowCte` puts a caller's row insert in front of it as a
+ * data-modifying CTE and hands pg-boss the jobs only when that row was inserted: one statement,
+ * one commit for both. Null when the statement has another shape (the caller then uses a
+ * transaction).
+ */
+const PAYLOAD = '$1::text::json';
+export const ROW_CTE = 'caller_row';
+
+export function withRowCte(jobInsert: string, rowInsert: string): string | null {
+  const text = jobInsert.trimStart();
+  if (text.split(PAYLOAD).length !== 2 || /\$(?:[2-9]|1\d)/.test(text)) return null;
+  if (!/^\s*INSERT\s/i.test(rowInsert) || !/\bRETURNING\b/i.test(rowInsert)) return null;
+  // The row's placeholders follow pg-boss's single one.
+  const row = rowInsert.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 1}`);
+  const gated = text.replace(PAYLOAD, `(CASE WHEN EXISTS (SELECT 1 FROM ${ROW_CTE}) THEN $1::text ELSE '[]' END)::json`);
+  if (/^WITH\s/i.test(gated)) return `WITH ${ROW_CTE} AS (${row}), ${gated.slice(5)}`;
+  if (/^INSERT\s/i.test(gated)) return `WITH ${ROW_CTE} AS (${row}) ${gated}`;
+  return null;
+}

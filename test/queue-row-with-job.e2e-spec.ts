@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { LEAD_CREATE_QUEUE } from '../src/modules/leads/leads.service';
+import { LeadAsyncJobsRepository } from '../src/modules/leads/persistence/lead-async-jobs.repository';
+import { JobQueueService } from '../src/modules/queue/job-queue.service';
+import { createLeadOrder, TestOrder } from './factories/leads';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** The asynchronous accept's single statement (JobQueueService.sendWithRow) on the real pg-boss schema. */
+describe('a row and its job in one statement', () => {
+  let t: TestApp;
+  let order: TestOrder;
+  let queue: JobQueueService;
+  let jobs: LeadAsyncJobsRepository;
+  const count = async (sql: string, id: string) => (await t.ds.query(sql, [id]))[0].n as number;
+  const rowsOf = (id: string) => count(`SELECT count(*)::int AS n FROM lead_async_job WHERE id = $1`, id);
+  const jobsOf = (id: string) => count(`SELECT count(*)::int AS n FROM pgboss.job WHERE id = $1`, id);
+  const statement = (id: string) => jobs.insertStatement({ id, orderId: order.id, payload: { orderId: order.id }, apiKeyId: null });
+
+  beforeAll(async () => {
+    // No workers: the jobs stay where the statement put them.
+    t = await createTestApp({ WORKERS: '0' });
+    order = await createLeadOrder(t);
+    queue = t.app.get(JobQueueService);
+    jobs = t.app.get(LeadAsyncJobsRepository);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('inserts the row and the job with one statement and no transaction of its own', async () => {
+    const transaction = jest.spyOn(t.ds, 'transaction');
+    const query = jest.spyOn(t.ds, 'query');
+    const id = randomUUID();
+    try {
+      expect(await queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: order.id }, id, statement(id))).toBe(true);
+      expect(transaction).not.toHaveBeenCalled();
+      expect(query).toHaveBeenCalledTimes(1);
+      expect(String(query.mock.calls[0][0])).toMatch(/^WITH caller_row AS \(INSERT INTO lead_async_job/);
+    } finally {
+      transaction.mockRestore();
+      query.mockRestore();
+    }
+    expect(await rowsOf(id)).toBe(1);
+    expect(await jobsOf(id)).toBe(1);
+    const [job] = await t.ds.query(`SELECT name, state, retry_limit AS "retryLimit", dead_letter AS "deadLetter" FROM pgboss.job WHERE id = $1`, [id]);
+    // The queue's own options apply, as with send.
+    expect(job).toMatchObject({ name: LEAD_CREATE_QUEUE, state: 'created', deadLetter: expect.any(String) });
+    expect(job.retryLimit).toBeGreaterThan(0);
+  });
+
+  it('enqueues nothing when the row exists already (a retried request with a fixed id), even after its job is gone', async () => {
+    const id = randomUUID();
+    expect(await queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: order.id }, id, statement(id))).toBe(true);
+    await t.ds.query(`DELETE FROM pgboss.job WHERE id = $1`, [id]);
+    expect(await queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: order.id }, id, statement(id))).toBe(false);
+    expect(await rowsOf(id)).toBe(1);
+    expect(await jobsOf(id)).toBe(0);
+  });
+
+  it('writes neither when the statement fails (the row refused by PostgreSQL)', async () => {
+    const id = randomUUID();
+    const bad = { ...statement(id), values: [id, order.id, 'not json', null] };
+    await expect(queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: order.id }, id, bad)).rejects.toThrow();
+    expect(await rowsOf(id)).toBe(0);
+    expect(await jobsOf(id)).toBe(0);
+  });
+});
