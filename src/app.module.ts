@@ -28,6 +28,7 @@ import { OrdersModule } from './modules/orders/orders.module';
 import { LeadsModule } from './modules/leads/leads.module';
 import { CallsModule } from './modules/calls/calls.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { EventsModule } from './modules/events/events.module';
 
 /** How long an HTTP request waits for a pool connection before it is answered 503. */
@@ -100,6 +101,7 @@ export class AppModule {
         LeadsModule,
         CallsModule,
         NotificationsModule,
+        WebhooksModule,
         EventsModule,
       ],
       providers: [

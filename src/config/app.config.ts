@@ -1,6 +1,8 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../modules/webhooks/domain/retry-schedule';
+
 const int = () => Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
 const bool = () =>
   Transform(({ value }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' || value === '' ? false : value));
@@ -49,6 +51,13 @@ class Env {
   @int() @IsOptional() @IsInt() @Min(1) @Max(86400) RATE_LIMIT_WINDOW_SECONDS?: number;
   @bool() @IsOptional() @IsBoolean() METRICS_ENABLED?: boolean;
   @bool() @IsOptional() @IsBoolean() ACCESS_LOG?: boolean;
+  @bool() @IsOptional() @IsBoolean() WEBHOOK_ALLOW_HTTP?: boolean;
+  @bool() @IsOptional() @IsBoolean() WEBHOOK_ALLOW_PRIVATE_NETWORKS?: boolean;
+  @IsOptional() @IsString() @MaxLength(1000) WEBHOOK_RETRY_SCHEDULE?: string;
+  @int() @IsOptional() @IsInt() @Min(100) @Max(60000) WEBHOOK_TIMEOUT_MS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(500) WEBHOOK_CONCURRENCY?: number;
+  @int() @IsOptional() @IsInt() @Min(10) @Max(60000) WEBHOOK_POLL_INTERVAL_MS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(8760) WEBHOOK_DISABLE_AFTER_FAILING_HOURS?: number;
 }
 
 export interface AppConfig {
@@ -107,6 +116,20 @@ export interface AppConfig {
   metricsEnabled: boolean;
   /** One log line per request (method, path, status, duration, key id, request id). */
   accessLog: boolean;
+  /** Webhooks may use http: URLs (tests, local setups); otherwise https only. */
+  webhookAllowHttp: boolean;
+  /** Webhooks may reach loopback, private, link-local, ... addresses (tests, local setups). */
+  webhookAllowPrivateNetworks: boolean;
+  /** Waits before each retry of a failed delivery (ms); when used up the delivery is `failed`. */
+  webhookRetryScheduleMs: number[];
+  /** A delivery attempt not answered 2xx within this is a failure. */
+  webhookTimeoutMs: number;
+  /** Deliveries in flight at once per instance. */
+  webhookConcurrency: number;
+  /** How often an idle instance looks for new events and due deliveries. */
+  webhookPollIntervalMs: number;
+  /** A webhook whose deliveries have failed without a success for this long is disabled. */
+  webhookDisableAfterFailingHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  const schedule = parseRetrySchedule(parsed.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE);
+  if (!schedule.ok) throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE=${JSON.stringify(raw.WEBHOOK_RETRY_SCHEDULE)}: ${schedule.errors.join('; ')}`);
+  const retrySchedule = schedule.value;
   return {
     port: parsed.PORT ?? 3000,
     host: parsed.HOST ?? '0.0.0.0',
@@ -163,6 +189,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS ?? 60,
     metricsEnabled: parsed.METRICS_ENABLED ?? true,
     accessLog: parsed.ACCESS_LOG ?? true,
+    webhookAllowHttp: parsed.WEBHOOK_ALLOW_HTTP ?? false,
+    webhookAllowPrivateNetworks: parsed.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? false,
+    webhookRetryScheduleMs: retrySchedule,
+    webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS ?? 10_000,
+    webhookConcurrency: parsed.WEBHOOK_CONCURRENCY ?? 32,
+    webhookPollIntervalMs: parsed.WEBHOOK_POLL_INTERVAL_MS ?? 500,
+    webhookDisableAfterFailingHours: parsed.WEBHOOK_DISABLE_AFTER_FAILING_HOURS ?? 120,
   };
 }
 

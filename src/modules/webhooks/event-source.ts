@@ -1,0 +1,27 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * What webhooks need of the events module, as ports (the module binds them to EventFeed and
+ * EventOutbox): the feed in commit order, never skipping, and the outbox for `webhook.test`.
+ */
+export interface FeedEvent {
+  position: number;
+  id: string;
+  type: string;
+  timestamp: string;
+  data: object;
+  orderId: number | null;
+}
+
+export abstract class WebhookEventFeed {
+  abstract read(after: number, limit: number, filter: { types?: string[]; orderIds?: number[] }): Promise<{ list: FeedEvent[]; next: number }>;
+}
+
+export abstract class WebhookEventOutbox {
+  abstract append(m: EntityManager, e: { type: string; orderId: number | null; data: object }): Promise<void>;
+}
+
+/** The body of a delivery: the event as the feed shows it, without its position and order id. */
+export function deliveryBody(e: FeedEvent): string {
+  return JSON.stringify({ id: e.id, type: e.type, timestamp: e.timestamp, data: e.data });
+}

@@ -1,0 +1,88 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { INT32_MAX } from '../../../../common/id.pipe';
+import { Optional } from '../../../../common/presence';
+import { IntQuery, PageQuery } from '../../../../common/query';
+import { DELIVERY_STATUSES, DeliveryStatus, MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOK_ORDER_IDS } from '../../domain/webhook';
+
+/** Event types plus "*": checked against the catalogue by the service (the message lists the known ones). */
+const MAX_EVENT_TYPES = 20;
+
+const Url = () => applyDecorators(IsString(), MaxLength(MAX_URL_LENGTH));
+const Events = () => applyDecorators(IsArray(), ArrayMaxSize(MAX_EVENT_TYPES), IsString({ each: true }), MaxLength(64, { each: true }));
+const OrderIds = () =>
+  applyDecorators(IsArray(), ArrayMaxSize(MAX_WEBHOOK_ORDER_IDS), IsInt({ each: true }), Min(1, { each: true }), Max(INT32_MAX, { each: true }));
+
+const URL_DOC = `https URL (http only with WEBHOOK_ALLOW_HTTP=true), at most ${MAX_URL_LENGTH} characters, no credentials; refused when its host resolves to a loopback, private, link-local, unique-local, multicast or other non-public address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)`;
+const EVENTS_DOC = 'event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated) or ["*"] for all; not empty';
+const ORDERS_DOC = `only events of these orders (absent or []: all); each must exist; at most ${MAX_WEBHOOK_ORDER_IDS}`;
+
+export class CreateWebhookDto {
+  @ApiProperty({ example: 'https://crm.example.com/hooks/callcenter', maxLength: MAX_URL_LENGTH, description: URL_DOC })
+  @Url()
+  url: string;
+
+  @ApiProperty({ type: [String], example: ['lead.created', 'lead.updated'], maxItems: MAX_EVENT_TYPES, description: EVENTS_DOC })
+  @Events()
+  events: string[];
+
+  @ApiPropertyOptional({ type: 'integer', isArray: true, example: [1], maxItems: MAX_WEBHOOK_ORDER_IDS, description: ORDERS_DOC })
+  @Optional()
+  @OrderIds()
+  orderIds?: number[];
+
+  @ApiPropertyOptional({ example: 'CRM sync', maxLength: MAX_DESCRIPTION_LENGTH })
+  @Optional()
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  description?: string;
+
+  @ApiPropertyOptional({ default: true })
+  @Optional()
+  @IsBoolean()
+  isActive?: boolean;
+}
+
+export class UpdateWebhookDto {
+  @ApiPropertyOptional({ example: 'https://crm.example.com/hooks/callcenter', maxLength: MAX_URL_LENGTH, description: URL_DOC })
+  @Optional()
+  @Url()
+  url?: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['*'], maxItems: MAX_EVENT_TYPES, description: EVENTS_DOC })
+  @Optional()
+  @Events()
+  events?: string[];
+
+  @ApiPropertyOptional({ type: 'integer', isArray: true, example: [], maxItems: MAX_WEBHOOK_ORDER_IDS, description: `${ORDERS_DOC}; replaces the stored list` })
+  @Optional()
+  @OrderIds()
+  orderIds?: number[];
+
+  @ApiPropertyOptional({ example: 'CRM sync', maxLength: MAX_DESCRIPTION_LENGTH })
+  @Optional()
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'true turns the webhook on again (clearing disabledReason); false pauses it (its pending deliveries wait)' })
+  @Optional()
+  @IsBoolean()
+  isActive?: boolean;
+}
+
+export class DeliveryListQuery extends PageQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 1 })
+  @IntQuery()
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(INT32_MAX)
+  webhookId?: number;
+
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+}

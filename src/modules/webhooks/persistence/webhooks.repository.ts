@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { assignments, SqlParams, whereOf } from '../../../database/counters/sql-params';
+import { DeliveryStatus, Webhook, WebhookDelivery } from '../domain/webhook';
+
+export interface WebhookFields {
+  url: string;
+  events: string[];
+  orderIds: number[];
+  description: string;
+  isActive: boolean;
+}
+
+const COLUMN: Record<keyof WebhookFields, string> = {
+  url: 'url',
+  events: 'events',
+  orderIds: 'order_ids',
+  description: 'description',
+  isActive: 'is_active',
+};
+
+// The secrets are never selected here: only the delivery claim reads them.
+const SELECT_WEBHOOK = `SELECT id, url, events, order_ids AS "orderIds", description, is_active AS "isActive",
+  disabled_reason AS "disabledReason", disabled_at AS "disabledAt",
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
+  created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook`;
+
+const SELECT_DELIVERY = `SELECT id::int AS id, webhook_id AS "webhookId", event_id AS "eventId", type, status, attempts,
+  last_status_code AS "lastStatusCode", last_error AS "lastError", next_attempt_at AS "nextAttemptAt",
+  delivered_at AS "deliveredAt", created_at AS "createdAt" FROM webhook_delivery`;
+
+/** Webhooks and the management side of their deliveries (the delivery pipeline has its own repository). */
+@Injectable()
+export class WebhooksRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async insert(m: EntityManager, fields: WebhookFields, secret: string): Promise<number> {
+    const rows: { id: number }[] = await m.query(
+      `INSERT INTO webhook (url, events, order_ids, description, is_active, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [fields.url, fields.events, fields.orderIds, fields.description, fields.isActive, secret],
+    );
+    return rows[0].id;
+  }
+
+  async findById(id: number, m: EntityManager = this.ds.manager): Promise<Webhook | null> {
+    const rows: Webhook[] = await m.query(`${SELECT_WEBHOOK} WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async listPage(offset: number, limit: number): Promise<{ rows: Webhook[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.ds.query(`${SELECT_WEBHOOK} ORDER BY id OFFSET $1 LIMIT $2`, [offset, limit]) as Promise<Webhook[]>,
+      this.ds.query(`SELECT count(*)::int AS n FROM webhook`) as Promise<{ n: number }[]>,
+    ]);
+    return { rows, total: count[0].n };
+  }
+
+  /**
+   * Changes the given fields; false when no such webhook. Turning a webhook on clears why the
+   * service turned it off and its run of failures, so it gets a fresh 5 days.
+   */
+  async update(id: number, patch: Partial<WebhookFields>): Promise<boolean> {
+    const p = new SqlParams();
+    const sets = [...assignments(patch, COLUMN, p), 'updated_at = now()'];
+    if (patch.isActive === true) sets.push('disabled_reason = NULL', 'disabled_at = NULL', 'failing_since = NULL');
+    const [, affected]: [unknown[], number] = await this.ds.query(`UPDATE webhook SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
+    return affected > 0;
+  }
+
+  /** Deletes the webhook and its deliveries; false when no such webhook. */
+  async delete(id: number): Promise<boolean> {
+    const [, affected]: [unknown[], number] = await this.ds.query(`DELETE FROM webhook WHERE id = $1`, [id]);
+    return affected > 0;
+  }
+
+  /** The new secret signs from now on; the current one keeps signing for `graceHours`. False when no such webhook. */
+  async rotateSecret(id: number, secret: string, graceHours: number): Promise<boolean> {
+    const [, affected]: [unknown[], number] = await this.ds.query(
+      `UPDATE webhook SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(hours => $3),
+         secret = $2, updated_at = now() WHERE id = $1`,
+      [id, secret, graceHours],
+    );
+    return affected > 0;
+  }
+
+  async listDeliveries(
+    filter: { webhookId?: number; status?: DeliveryStatus },
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: WebhookDelivery[]; total: number }> {
+    const p = new SqlParams();
+    const conds: string[] = [];
+    if (filter.webhookId !== undefined) conds.push(`webhook_id = ${p.add(filter.webhookId)}`);
+    if (filter.status !== undefined) conds.push(`status = ${p.add(filter.status)}`);
+    const where = whereOf(conds);
+    const n = p.values.length;
+    const [rows, count] = await Promise.all([
+      this.ds.query(`${SELECT_DELIVERY} ${where} ORDER BY id OFFSET $${n + 1} LIMIT $${n + 2}`, [...p.values, offset, limit]) as Promise<WebhookDelivery[]>,
+      this.ds.query(`SELECT count(*)::int AS n FROM webhook_delivery ${where}`, p.values) as Promise<{ n: number }[]>,
+    ]);
+    return { rows, total: count[0].n };
+  }
+
+  /**
+   * Makes the delivery due now (whatever its status); its attempts keep counting. Null when no
+   * such delivery, else whether its webhook is active (an inactive webhook's delivery waits).
+   */
+  async redeliver(id: number): Promise<{ webhookActive: boolean } | null> {
+    // TypeORM returns [rows, affectedCount] for UPDATE on PostgreSQL.
+    const [rows]: [{ active: boolean }[], number] = await this.ds.query(
+      `UPDATE webhook_delivery d SET status = 'pending', next_attempt_at = now(), updated_at = now()
+         FROM webhook w WHERE d.id = $1 AND w.id = d.webhook_id RETURNING w.is_active AS active`,
+      [id],
+    );
+    return rows.length ? { webhookActive: rows[0].active } : null;
+  }
+}

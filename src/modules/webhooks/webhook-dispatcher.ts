@@ -1,0 +1,115 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { InjectWorkerDataSource } from '../queue/worker-database';
+import { matchesWebhook } from './domain/webhook';
+import { deliveryBody, WebhookEventFeed } from './event-source';
+import { NewDelivery, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
+import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+
+/** Events read from the feed per dispatch transaction. */
+export const DISPATCH_BATCH = 500;
+/** How often old deliveries are pruned (they follow the events' retention). */
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 10_000;
+
+/**
+ * Follows the event feed from the cursor stored in `webhook_dispatch_cursor` and turns each event
+ * into a delivery per matching active webhook. One transaction per batch holds the dispatcher's
+ * advisory lock (one dispatcher at a time across instances), inserts the deliveries and moves the
+ * cursor: a crash before the commit repeats the batch, and the unique (webhook, event) pair makes
+ * the repeat insert nothing twice. The feed never skips, so every committed event is dispatched.
+ *
+ * An event goes to webhooks created before it (by timestamp): a new webhook does not receive the
+ * history the dispatcher had not reached yet. Runs on instances with WORKERS > 0.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('WebhookDispatcher');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+  private stopped = false;
+  private lastPruneAt = 0;
+
+  constructor(
+    @InjectWorkerDataSource() private readonly ds: DataSource,
+    private readonly repo: WebhookDeliveriesRepository,
+    private readonly feed: WebhookEventFeed,
+    private readonly worker: WebhookDeliveryWorker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.workers <= 0) return;
+    this.schedule(0);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Dispatches until the feed is exhausted; returns how many events were handled. */
+  async dispatchAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.dispatchOnce();
+      total += n;
+      if (n < DISPATCH_BATCH) return total;
+    }
+  }
+
+  /** One batch in one transaction; 0 when another instance holds the lock or nothing is new. */
+  async dispatchOnce(): Promise<number> {
+    const { events, deliveries } = await this.ds.transaction(async (m) => {
+      const none = { events: 0, deliveries: 0 };
+      if (!(await this.repo.tryDispatchLock(m))) return none;
+      const after = await this.repo.cursor(m);
+      const page = await this.feed.read(after, DISPATCH_BATCH, {});
+      if (page.list.length === 0) return none;
+      // Read after the feed: a webhook committed before an event's transaction began is visible here.
+      const hooks = await this.repo.activeSubscriptions(m);
+      const rows: NewDelivery[] = [];
+      for (const e of page.list) {
+        const at = Date.parse(e.timestamp);
+        let body: string | undefined;
+        for (const w of hooks) {
+          if (w.createdAt.getTime() > at + 1000 || !matchesWebhook(w, e)) continue;
+          body ??= deliveryBody(e);
+          rows.push({ webhookId: w.id, eventId: e.id, eventPosition: e.position, type: e.type, payload: body });
+        }
+      }
+      await this.repo.insertDeliveries(m, rows);
+      await this.repo.setCursor(m, page.next);
+      return { events: page.list.length, deliveries: rows.length };
+    });
+    if (deliveries > 0) this.worker.wake();
+    return events;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => {
+        this.running = undefined;
+        this.schedule(this.config.webhookPollIntervalMs);
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.dispatchAll();
+      if (Date.now() - this.lastPruneAt > PRUNE_EVERY_MS) {
+        await this.repo.pruneOlderThan(this.ds.manager, this.config.eventRetentionDays, PRUNE_BATCH);
+        this.lastPruneAt = Date.now();
+      }
+    } catch (err) {
+      // An outage is logged once for the pool (down, then up), not once per poll.
+      reportDatabaseError(DATABASE_SOURCE, err, this.logger);
+    }
+  }
+}
