@@ -158,6 +158,8 @@ export class LeadsDemoSeed {
         city: r() < 0.5 ? city : null,
       });
     }
+    // The README tour and the OpenAPI example look this one up (GET /v2/lead/?externalIdCrmA=CRM-A-100000).
+    leads[0].lead.externalIdCrmA ??= 'CRM-A-100000';
     leads.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
     const ids = await this.insert(m, leads);
     await this.link(m, leads, ids);
