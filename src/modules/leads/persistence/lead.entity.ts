@@ -26,6 +26,8 @@ import { LeadStatusEntity } from './lead-status.entity';
 @Index('lead_order_created_idx', ['orderId', 'createdAt'])
 @Index('lead_order_job_idx', ['orderId', 'jobId'], { unique: true, where: 'job_id IS NOT NULL' })
 @Index('lead_order_phone_id_idx', ['orderId', 'phone', 'id'])
+// Due leads and the next hour's calls of an order, by a range of one index (migration 1763900300000).
+@Index('lead_order_planning_idx', ['orderId', 'planningCallAt'], { where: 'planning_call_at IS NOT NULL' })
 @Index('lead_order_qualified_idx', ['orderId', 'qualifiedAt'], { where: 'qualified_at IS NOT NULL' })
 @Index('lead_order_status_id_idx', ['orderId', 'statusId', 'id'])
 @Index('lead_phone_id_idx', ['phone', 'id'])
@@ -92,6 +94,10 @@ export class LeadEntity {
 
   @Column({ type: 'smallint' })
   utcOffset: number;
+
+  /** IANA zone; NULL = the fixed `utc_offset`. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  timeZone: string | null;
 
   @Column({ type: 'bigint', nullable: true })
   socialAId: string | null;

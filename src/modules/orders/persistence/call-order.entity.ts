@@ -85,6 +85,10 @@ export class CallOrderEntity {
   @Column({ type: 'smallint', default: 0 })
   defaultUtcOffset: number;
 
+  /** IANA zone; NULL = `default_utc_offset`. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  defaultTimeZone: string | null;
+
   @Column({ type: 'jsonb', default: () => `'{}'` })
   customValues: Record<string, unknown>;
 

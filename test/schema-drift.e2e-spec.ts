@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source';
+import { schemaDrift } from '../src/database/schema-drift';
+import { createTestDatabase, TestDbState, withDatabase } from './support/test-db';
+
+/**
+ * The entities are the schema in code and the migrations create it: these tests keep the two
+ * equal. The template database is freshly migrated (see global-setup.ts).
+ *
+ * 1. TypeORM's own generator (what `npm run migration:generate` writes) finds nothing to change.
+ * 2. It does not compare everything (a partial index's WHERE, a check's expression, a foreign
+ *    key's columns), so a second database is created from the entities alone (`synchronize`) and
+ *    its constraints and indexes must read the same in the catalog as the migrated ones, except
+ *    what TypeORM cannot state and the entities say so: indexes marked `synchronize: false`
+ *    (expression indexes) and a primary key's `INCLUDE` columns.
+ */
+describe('schema drift: entities vs migrations', () => {
+  let migrated: { url: string; drop(): Promise<void> };
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    migrated = await createTestDatabase();
+    ds = await new DataSource(dataSourceOptions(migrated.url)).initialize();
+  });
+  afterAll(async () => {
+    await ds?.destroy();
+    await migrated?.drop();
+  });
+
+  it('the migration generator finds no difference between the entities and a freshly migrated database', async () => {
+    const { upQueries } = await schemaDrift(ds);
+    const statements = upQueries.map((q) => `${q.query};`);
+    if (statements.length > 0) {
+      console.error(`entities and migrations differ; npm run migration:generate would write:\n${statements.join('\n')}`);
+    }
+    expect(statements).toEqual([]);
+  });
+
+  it('the entities alone create the same constraints and indexes as the migrations', async () => {
+    const tables = ds.entityMetadatas.map((m) => m.tableName);
+    // Named in the entities but left to the migrations (synchronize: false): not created by synchronize.
+    const handWritten = new Set(ds.entityMetadatas.flatMap((m) => m.indices.filter((i) => i.synchronize === false).map((i) => i.name)));
+    const fromMigrations = await catalog(migrated.url, tables);
+
+    const state = JSON.parse(readFileSync(process.env.CC_TEST_DB_STATE!, 'utf8')) as TestDbState;
+    const name = `${state.template}_sync${process.pid}`;
+    const admin = new Client({ connectionString: state.adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = withDatabase(state.adminUrl, name);
+      const fresh = await new DataSource(dataSourceOptions(url)).initialize();
+      try {
+        await fresh.synchronize();
+      } finally {
+        await fresh.destroy();
+      }
+      const fromEntities = await catalog(url, tables);
+      expect(fromEntities).toEqual(fromMigrations.filter((line) => ![...handWritten].some((index) => line.startsWith(`index ${index}:`))));
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
+
+/** Every constraint and index of these tables as PostgreSQL prints them, sorted; INCLUDE columns left out. */
+async function catalog(url: string, tables: string[]): Promise<string[]> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const constraints = await c.query<{ line: string }>(
+      `SELECT format('constraint %s on %s: %s', conname, conrelid::regclass, pg_get_constraintdef(oid)) AS line
+         FROM pg_constraint WHERE connamespace = 'public'::regnamespace AND conrelid::regclass::text = ANY($1)`,
+      [tables],
+    );
+    const indexes = await c.query<{ line: string }>(
+      `SELECT format('index %s: %s', indexname, indexdef) AS line FROM pg_indexes WHERE schemaname = 'public' AND tablename = ANY($1)`,
+      [tables],
+    );
+    return [...constraints.rows, ...indexes.rows].map((r) => r.line.replace(/ INCLUDE \([^)]*\)/, '')).sort();
+  } finally {
+    await c.end();
+  }
+}
