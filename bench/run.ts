@@ -1,4 +1,5 @@
 import { authCacheBench } from './auth-cache';
+import { leadBatchBench } from './lead-batch';
 import { leadCreateBench } from './lead-create';
 import { listsBench } from './lists';
 import { observabilityBench } from './observability';
@@ -12,6 +13,7 @@ import { BenchSection, writeResults } from './support/report';
  */
 const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   'lead-create': leadCreateBench,
+  'lead-batch': leadBatchBench,
   lists: () => listsBench(['leads', 'calls']),
   'leads-list': () => listsBench(['leads']),
   'calls-list': () => listsBench(['calls']),

@@ -1,0 +1,99 @@
+import type autocannon from 'autocannon';
+import os from 'node:os';
+import { Pool } from 'pg';
+import { startChild } from './support/child';
+import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
+import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measured-load';
+import { BenchSection } from './support/report';
+
+/**
+ * Issue 13: leads per second through `POST /v2/lead/create-batch/` (1,000 leads a request) against
+ * single sync creates (`POST /v2/lead/create/`), both at 50 connections, in one run on one
+ * cluster and one app instance. The same lead body as bench/lead-create.ts (phones spread over
+ * the number space, one in ten repeating the phone of the lead five before it: a duplicate to
+ * link). A batch's figure counts only the leads of batches answered within the load (every
+ * item created, checked), so the ratio is conservative. Goal: at least 5x.
+ * `npm run bench -- lead-batch` (BENCH_SECONDS: seconds per load, default 10; batches get twice that).
+ */
+
+const BATCH = 1000;
+
+interface Ready {
+  url: string;
+  apiKey: string;
+}
+
+export async function leadBatchBench(): Promise<BenchSection> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const cluster = await startBenchCluster();
+  const db = await createBenchDatabase(cluster);
+  const machine = await describeMachine(db.url);
+  const pool = new Pool({ connectionString: db.url, max: 2 });
+  const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }) });
+  const rows: Record<string, MeasuredLoad & { leadsPerSecond: number }> = {};
+  try {
+    await app.call('seed');
+    const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
+    const target: LoadTarget = { pid: app.pid, cluster, databaseUrl: db.url };
+    let seq = 0;
+    const phone = () => {
+      const n = seq++;
+      const k = n % 10 === 9 ? n - 5 : n;
+      return `+7916${String(1_000_000 + ((k * 7_919) % 8_999_999)).padStart(7, '0')}`;
+    };
+    const lead = () => ({ leadType: 'straight', phone: phone(), orderId: order.id, orderCode: order.code, name: 'Bench' });
+    const key = { 'x-api-key': app.ready.apiKey, 'content-type': 'application/json' };
+    const post = (path: string, body: () => string, extra: Partial<autocannon.Options> = {}): autocannon.Options => ({
+      url: `${app.ready.url}${path}`,
+      requests: [{ method: 'POST', setupRequest: (req: autocannon.Request) => ({ ...req, headers: key, body: body() }) }],
+      ...extra,
+    });
+    let failedItems = 0;
+    const batch = (extra: Partial<autocannon.Options>): autocannon.Options => ({
+      url: `${app.ready.url}/v2/lead/create-batch/`,
+      // A batch waits behind up to 49 others: far longer than autocannon's default 10 s timeout.
+      timeout: 300,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req: autocannon.Request) => ({ ...req, headers: key, body: JSON.stringify({ leads: Array.from({ length: BATCH }, lead) }) }),
+          onResponse: (status: number, body: string) => {
+            if (status === 200) failedItems += (JSON.parse(body) as { data: { failed: number } }).data.failed;
+          },
+        },
+      ],
+      ...extra,
+    });
+    const single = (extra: Partial<autocannon.Options> = {}) => post('/v2/lead/create/', () => JSON.stringify(lead()), extra);
+
+    await measuredLoad('warm-up', { ...single(), duration: 3 }, target);
+    await measuredLoad('warm-up', { ...batch({ duration: 3, connections: 4 }) }, target);
+    const one = await measuredLoad('POST /v2/lead/create/ (1 lead)', single({ duration: seconds }), target);
+    rows.single = { ...one, leadsPerSecond: one.requestsPerSecond };
+    failedItems = 0;
+    const many = await measuredLoad(`POST /v2/lead/create-batch/ (${BATCH} leads)`, batch({ duration: seconds * 2 }), target);
+    const answered = many.requests - many.errors - many.non2xx;
+    rows.batch = { ...many, leadsPerSecond: Math.round((answered * BATCH - failedItems) / (seconds * 2)) };
+    if (failedItems) console.warn(`lead-batch: ${failedItems} batch items failed`);
+  } finally {
+    await app.stop();
+    await pool.end();
+    await db.drop();
+    await cluster.stop();
+  }
+  machine.loadEnd = os.loadavg()[0];
+  const ratio = rows.batch.leadsPerSecond / rows.single.leadsPerSecond;
+  const lines = [
+    `50 connections; single creates for ${seconds} s, batches of ${BATCH} for ${seconds * 2} s (only batches answered within the load counted). ` +
+      'CPU ms per request: the server process and the whole PostgreSQL cluster.',
+    '',
+    mdRow(['Path', 'req/s', 'leads/s', 'p50 ms', 'p99 ms', 'errors / non-2xx', 'server CPU ms', 'PostgreSQL CPU ms', 'leads/s vs single']),
+    mdRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    ...[rows.single, rows.batch].map((r) =>
+      mdRow([r.name, r.requestsPerSecond, r.leadsPerSecond, r.p50Ms, r.p99Ms, `${r.errors} / ${r.non2xx}`, r.serverCpuMs ?? '', r.postgresCpuMs ?? '', `${(r.leadsPerSecond / rows.single.leadsPerSecond).toFixed(2)}x`]),
+    ),
+    '',
+    `Batch / single: **${ratio.toFixed(1)}x** the leads per second (goal: at least 5x).`,
+  ];
+  return { bench: 'lead-batch', machine, markdown: lines.join('\n'), data: { rows, ratio } };
+}
