@@ -1,12 +1,15 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The columns of `lead` the Lead v2 object presents: a change to any other column (counters, links, updated_at) is no event. */
-const LEAD_PRESENTED_COLUMNS = [
-  'order_id', 'name', 'phone', 'source_comment', 'ip', 'external_id_crm_a', 'external_id_crm_b', 'external_id_crm_c',
-  'external_id_crm_d', 'status_id', 'lead_type', 'create_method', 'source', 'is_secondary', 'planning_call_at', 'priority',
-  'utc_offset', 'created_at', 'social_a_id', 'social_b_login', 'messenger_user_name', 'messenger_phone', 'ad_campaign_id',
-  'custom_values',
+/**
+ * Columns of `lead` the Lead v2 object does not present: an update that changes only these
+ * (attempt counters, duplicate links, updated_at, v1-only fields) is no event. Every other column
+ * is presented, including columns added later (a new lead field normally shows in v2).
+ */
+const LEAD_UNPRESENTED_COLUMNS = [
+  'updated_at', 'attempt_count', 'job_id', 'qualified_at', 'previous_lead_id', 'next_lead_id', 'messenger_id', 'selection_type', 'city',
+  'additional_params',
 ];
+const UNPRESENTED = `ARRAY[${LEAD_UNPRESENTED_COLUMNS.map((c) => `'${c}'`).join(', ')}]`;
 
 /**
  * Events for integrators (issue 12): a transactional outbox. Every event row is written by the
@@ -32,7 +35,8 @@ export class Events1763900000000 implements MigrationInterface {
       CREATE TABLE event (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         seq bigint GENERATED ALWAYS AS IDENTITY,
-        txid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        -- The writing transaction's id, epoch included (txid_current(): pg_current_xact_id() as bigint, a type TypeORM knows).
+        txid bigint NOT NULL DEFAULT txid_current(),
         position bigint,
         type varchar(32) NOT NULL,
         order_id int,
@@ -61,12 +65,12 @@ export class Events1763900000000 implements MigrationInterface {
     await q.query(`
       CREATE FUNCTION event_sequence(p_batch int) RETURNS int LANGUAGE plpgsql VOLATILE AS $$
       DECLARE
-        v_horizon xid8;
+        v_horizon bigint;
         v_base bigint;
         v_count int;
       BEGIN
         PERFORM pg_advisory_xact_lock(hashtextextended('event-sequence', 0));
-        v_horizon := pg_snapshot_xmin(pg_current_snapshot());
+        v_horizon := txid_snapshot_xmin(txid_current_snapshot());
         SELECT coalesce(max(e.position), (SELECT r.pruned_through FROM event_retention r)) INTO v_base
           FROM event e WHERE e.position IS NOT NULL;
         UPDATE event e SET position = v_base + n.rn
@@ -92,24 +96,22 @@ export class Events1763900000000 implements MigrationInterface {
     await q.query(`CREATE TRIGGER event_lead_ins AFTER INSERT ON lead REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION event_on_lead_insert()`);
 
     // Updates: the trigger's WHEN (evaluated without calling the function) drops updates that leave every presented column as it was.
-    const cols = LEAD_PRESENTED_COLUMNS;
     await q.query(`
       CREATE FUNCTION event_on_lead_update() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
-        v_old jsonb := to_jsonb(OLD);
+        v_old jsonb := to_jsonb(OLD) - ${UNPRESENTED}::text[];
         v_new jsonb := to_jsonb(NEW);
       BEGIN
         INSERT INTO event (type, order_id, payload)
         SELECT 'lead.updated', NEW.order_id, jsonb_build_object(
                  'row', v_new || jsonb_build_object('social_a_id', NEW.social_a_id::text, 'messenger_id', NEW.messenger_id::text),
-                 'changed', (SELECT jsonb_agg(c.name ORDER BY c.i)
-                               FROM unnest(ARRAY[${cols.map((c) => `'${c}'`).join(', ')}]) WITH ORDINALITY AS c(name, i)
-                              WHERE v_old -> c.name IS DISTINCT FROM v_new -> c.name));
+                 'changed', (SELECT jsonb_agg(n.key) FROM jsonb_each(v_new - ${UNPRESENTED}::text[]) n
+                              WHERE n.value IS DISTINCT FROM v_old -> n.key));
         RETURN NULL;
       END $$`);
     await q.query(`
       CREATE TRIGGER event_lead_upd AFTER UPDATE ON lead FOR EACH ROW
-      WHEN ((${cols.map((c) => `OLD.${c}`).join(', ')}) IS DISTINCT FROM (${cols.map((c) => `NEW.${c}`).join(', ')}))
+      WHEN ((to_jsonb(OLD) - ${UNPRESENTED}::text[]) IS DISTINCT FROM (to_jsonb(NEW) - ${UNPRESENTED}::text[]))
       EXECUTE FUNCTION event_on_lead_update()`);
 
     // Calls: one event per recorded call (a retried delivery that inserts nothing emits nothing).

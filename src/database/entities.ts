@@ -24,6 +24,7 @@ import { SipEndpointEntity } from '../modules/sip-endpoints/persistence/sip-endp
 import { UserEntity } from '../modules/users/persistence/user.entity';
 import { IdempotencyRecordEntity } from '../common/idempotency/idempotency-record.entity';
 import { DemoSeedStepEntity } from './seed/demo-seed-step.entity';
+import { EventEntity, EventRetentionEntity } from '../modules/events/persistence/event.entity';
 
 /**
  * Every table's entity. Listed explicitly (like MIGRATIONS) so the app, the migration CLI and the
@@ -58,4 +59,6 @@ export const ENTITIES = [
   RateLimitCounterEntity,
   QueueConsumerEntity,
   DemoSeedStepEntity,
+  EventEntity,
+  EventRetentionEntity,
 ];

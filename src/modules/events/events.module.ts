@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventFeed } from './event-feed.service';
 import { EventOutbox } from './event-outbox.service';
 import { EventsV2Controller } from './http/events.v2.controller';
-import { EventEntity, EventRetentionEntity } from './persistence/event.entity';
 import { EventsRepository } from './persistence/events.repository';
 
 /**
@@ -12,7 +10,6 @@ import { EventsRepository } from './persistence/events.repository';
  * the same feed.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([EventEntity, EventRetentionEntity])],
   controllers: [EventsV2Controller],
   providers: [EventsRepository, EventOutbox, EventFeed],
   exports: [EventOutbox, EventFeed],

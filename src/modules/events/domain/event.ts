@@ -33,42 +33,24 @@ export interface FeedFilter {
 }
 
 /**
- * Lead columns the Lead v2 object presents, and the v2 fields each one shows (the migration's
- * trigger lists the same columns to decide that an update is an event). `order_id` shows as both
- * orderId and orderCode; `updated_at` changes with every write and is never "changed" on its own.
+ * v2 fields of lead columns whose names differ from the column's camelCase. `order_id` shows as
+ * both orderId and orderCode. (The migration's trigger decides which updates are events: every
+ * column but the unpresented ones, so a column added later is covered by the camelCase rule.)
  */
 export const LEAD_COLUMN_FIELDS: Readonly<Record<string, readonly string[]>> = {
   order_id: ['orderId', 'orderCode'],
-  name: ['name'],
-  phone: ['phone'],
-  source_comment: ['sourceComment'],
-  ip: ['ip'],
-  external_id_crm_a: ['externalIdCrmA'],
-  external_id_crm_b: ['externalIdCrmB'],
-  external_id_crm_c: ['externalIdCrmC'],
-  external_id_crm_d: ['externalIdCrmD'],
-  status_id: ['statusId'],
-  lead_type: ['leadType'],
-  create_method: ['createMethod'],
-  source: ['source'],
-  is_secondary: ['isSecondary'],
   planning_call_at: ['planningCallDateTime'],
-  priority: ['priority'],
-  utc_offset: ['utcOffset'],
-  created_at: ['createdAt'],
-  social_a_id: ['socialAId'],
-  social_b_login: ['socialBLogin'],
-  messenger_user_name: ['messengerUserName'],
-  messenger_phone: ['messengerPhone'],
-  ad_campaign_id: ['adCampaignId'],
-  custom_values: ['customValues'],
 };
 
-/** The v2 field names of changed lead columns, in the order given, each once; unknown columns are ignored. */
-export function leadChangedFields(columns: readonly string[]): string[] {
-  const fields = new Set<string>();
-  for (const column of columns) for (const field of LEAD_COLUMN_FIELDS[column] ?? []) fields.add(field);
-  return [...fields];
+const camelCase = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * The v2 field names of changed lead columns, in the order of the presented object (`fields`),
+ * each once; a column that maps to no presented field (updatedAt changes with every write) is left out.
+ */
+export function leadChangedFields(columns: readonly string[], fields: readonly string[]): string[] {
+  const changed = new Set(columns.flatMap((c) => LEAD_COLUMN_FIELDS[c] ?? [camelCase(c)]));
+  return fields.filter((f) => f !== 'updatedAt' && changed.has(f));
 }
 
 /**

@@ -32,6 +32,7 @@ export function leadFromSnapshot(row: RowSnapshot, orderCode: string): Lead {
     planningCallAt: snapshotDate(row.planning_call_at),
     priority: num(row.priority),
     utcOffset: num(row.utc_offset),
+    timeZone: str(row.time_zone),
     socialAId: str(row.social_a_id),
     socialBLogin: str(row.social_b_login),
     messengerUserName: str(row.messenger_user_name),

@@ -51,11 +51,10 @@ export function eventData(e: StoredEvent, orderCodes: Map<number, string>): obje
       const lead = presentLeadV2(leadFromSnapshot(p.row as RowSnapshot, orderCodes.get(e.orderId ?? 0) ?? ''));
       return p.jobId ? { lead, jobId: p.jobId } : { lead };
     }
-    case 'lead.updated':
-      return {
-        lead: presentLeadV2(leadFromSnapshot(p.row as RowSnapshot, orderCodes.get(e.orderId ?? 0) ?? '')),
-        changed: leadChangedFields((p.changed as string[] | null) ?? []),
-      };
+    case 'lead.updated': {
+      const lead = presentLeadV2(leadFromSnapshot(p.row as RowSnapshot, orderCodes.get(e.orderId ?? 0) ?? ''));
+      return { lead, changed: leadChangedFields((p.changed as string[] | null) ?? [], Object.keys(lead)) };
+    }
     case 'call.created':
       return { call: presentCall(callFromSnapshot(p.row as RowSnapshot)) };
     case 'order.created':

@@ -1,22 +1,29 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * `event` (migration 1763900000000-events): the transactional outbox. Rows are written by the
  * triggers on lead, call and lead_async_job and by EventOutbox.append, numbered by the
- * `event_sequence` function, read by EventsRepository's SQL.
- *
- * Not mapped: `txid xid8 DEFAULT pg_current_xact_id()` (the writing transaction, which the
- * sequencer orders by): TypeORM has no xid8 column type, so the column lives in the migration only
- * and every insert leaves it to its default.
+ * `event_sequence` function and read by EventsRepository's SQL; the triggers and the function
+ * live in the migration (TypeORM does not model them).
  */
 @Entity('event')
+// Writers touch only the primary key and this partial index; the sequencer reads it.
+@Index('event_unsequenced_idx', ['txid', 'seq'], { where: 'position IS NULL' })
+// The feed: by position, by (type, position), by (order_id, position).
+@Index('event_position_idx', ['position'], { unique: true, where: 'position IS NOT NULL' })
+@Index('event_type_position_idx', ['type', 'position'], { where: 'position IS NOT NULL' })
+@Index('event_order_position_idx', ['orderId', 'position'], { where: 'position IS NOT NULL' })
 export class EventEntity {
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'event_pkey' })
   id: string;
 
-  /** Insertion order within a transaction. */
-  @Column({ type: 'bigint', generatedIdentity: 'ALWAYS', generated: 'identity', insert: false, update: false })
+  /** Insertion order (within a transaction, the order of its changes). */
+  @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' })
   seq: string;
+
+  /** The writing transaction's id with its epoch (`txid_current()`: pg_current_xact_id() as a bigint). */
+  @Column({ type: 'bigint', default: () => 'txid_current()' })
+  txid: string;
 
   /** Feed position; NULL until the sequencer numbers the event. */
   @Column({ type: 'bigint', nullable: true })
@@ -25,23 +32,24 @@ export class EventEntity {
   @Column({ type: 'varchar', length: 32 })
   type: string;
 
-  @Column({ name: 'order_id', type: 'int', nullable: true })
+  @Column({ type: 'integer', nullable: true })
   orderId: number | null;
 
   /** A row snapshot (lead and call events) or the event's data (the others). */
   @Column({ type: 'jsonb' })
-  payload: object;
+  payload: unknown;
 
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 }
 
 /** `event_retention`: the highest position retention has deleted (one row). */
 @Entity('event_retention')
+@Check('event_retention_singleton_check', 'singleton')
 export class EventRetentionEntity {
-  @PrimaryColumn({ type: 'boolean', default: true })
+  @PrimaryColumn({ type: 'boolean', default: true, primaryKeyConstraintName: 'event_retention_pkey' })
   singleton: boolean;
 
-  @Column({ name: 'pruned_through', type: 'bigint', default: 0 })
+  @Column({ type: 'bigint', default: 0 })
   prunedThrough: string;
 }
