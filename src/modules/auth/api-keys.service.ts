@@ -1,16 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DataSource } from 'typeorm';
+import { Cache } from '../../common/cache';
 import { DomainError } from '../../common/domain-error';
 import { isDatabaseUnavailable, isUniqueViolation } from '../../common/pg-errors';
 import { ApiKeyPrincipal, Scope, generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './domain/api-key';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
-
-interface CacheEntry {
-  principal: ApiKeyPrincipal;
-  expiresAt: number;
-  verifiedAt: number;
-}
 
 /** What registering API_KEY found (see registerEnvKey). */
 export type EnvKeyState =
@@ -21,6 +16,8 @@ export type EnvKeyState =
 
 /** While the database is unreachable, a key verified this recently still authenticates (stale-if-error). */
 const STALE_IF_ERROR_MS = 10 * 60_000;
+/** Keys remembered per instance (by hash): far more than any deployment has. */
+const CACHE_MAX_KEYS = 10_000;
 
 /**
  * Verifies keys against their stored hashes. Verified keys are cached in process for
@@ -30,39 +27,41 @@ const STALE_IF_ERROR_MS = 10 * 60_000;
  */
 @Injectable()
 export class ApiKeysService {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly cacheTtlMs: number;
+  /** Keys verified within API_KEY_CACHE_TTL_MS: served without a query. */
+  private readonly verified: Cache<string, ApiKeyPrincipal>;
+  /** Keys verified within STALE_IF_ERROR_MS: served only while the database is unreachable. */
+  private readonly lastKnown = new Cache<string, ApiKeyPrincipal>({ ttlMs: STALE_IF_ERROR_MS, max: CACHE_MAX_KEYS });
 
   constructor(
     private readonly ds: DataSource,
     private readonly repo: ApiKeysRepository,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'apiKeyCacheTtlMs'>,
   ) {
-    this.cacheTtlMs = config.apiKeyCacheTtlMs;
+    this.verified = new Cache({ ttlMs: config.apiKeyCacheTtlMs, max: CACHE_MAX_KEYS });
   }
 
   async verify(raw: string | undefined): Promise<ApiKeyPrincipal | null> {
     if (!raw || raw.length > 200) return null;
     const hash = hashApiKey(raw);
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.principal;
+    const cached = this.verified.get(hash);
+    if (cached) return cached;
     let candidates;
     try {
       candidates = await this.repo.findActiveByPrefix(keyPrefix(raw));
     } catch (err) {
       // Keep answering (e.g. the health check reporting the outage) for keys we know.
-      if (cached && now - cached.verifiedAt < STALE_IF_ERROR_MS && isDatabaseUnavailable(err)) return cached.principal;
+      const known = this.lastKnown.get(hash);
+      if (known && isDatabaseUnavailable(err)) return known;
       throw err;
     }
     const row = candidates.find((c) => hashesEqual(c.keyHash, hash));
     if (!row) {
-      this.cache.delete(hash);
+      this.lastKnown.delete(hash);
       return null;
     }
     const principal: ApiKeyPrincipal = { id: row.id, name: row.name, scopes: row.scopes };
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(hash, { principal, expiresAt: now + this.cacheTtlMs, verifiedAt: now });
+    this.verified.set(hash, principal);
+    this.lastKnown.set(hash, principal);
     return principal;
   }
 
@@ -101,7 +100,8 @@ export class ApiKeysService {
 
   async revoke(idOrName: string): Promise<number> {
     const n = await this.repo.revoke(idOrName);
-    this.cache.clear();
+    this.verified.clear();
+    this.lastKnown.clear();
     return n;
   }
 

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { Cache } from '../../common/cache';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { DEFAULT_SORT, OptionInput, validateOptions } from './domain/custom-field';
@@ -35,19 +37,22 @@ const CACHE_MAX_ENTRIES = 10_000;
 
 /**
  * Custom field definitions and the one entry point other modules use to validate custom values
- * (`validateValues`). Definitions read for validation are cached per instance for `cacheTtlMs`
- * (5 s): a change made on another instance is seen within that bound, one made here at once.
+ * (`validateValues`). Definitions read for validation are cached per instance for
+ * REFERENCE_CACHE_TTL_MS (5 s): a change made on another instance is seen within that bound, one
+ * made here at once.
  */
 @Injectable()
 export class CustomFieldsService {
-  cacheTtlMs = 5000;
-  private readonly cache = new Map<number, { def: CustomFieldDefinition; expiresAt: number }>();
+  private readonly cache: Cache<number, CustomFieldDefinition>;
 
   constructor(
     private readonly ds: DataSource,
     private readonly repo: CustomFieldsRepository,
     private readonly idempotent: IdempotentWrites,
-  ) {}
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'referenceCacheTtlMs'>,
+  ) {
+    this.cache = new Cache({ ttlMs: config.referenceCacheTtlMs, max: CACHE_MAX_ENTRIES });
+  }
 
   list(essence?: Essence): Promise<CustomFieldRow[]> {
     return this.repo.list(essence);
@@ -108,20 +113,17 @@ export class CustomFieldsService {
 
   /** Definitions by id; unknown ids are simply absent (and not cached, so a new field is seen at once). */
   private async definitions(ids: readonly number[], m?: EntityManager): Promise<Map<number, CustomFieldDefinition>> {
-    const now = Date.now();
     const out = new Map<number, CustomFieldDefinition>();
     const missing: number[] = [];
     for (const id of new Set(ids)) {
       const hit = this.cache.get(id);
-      if (hit && hit.expiresAt > now) out.set(id, hit.def);
+      if (hit) out.set(id, hit);
       else missing.push(id);
     }
     if (missing.length === 0) return out;
-    const loaded = await this.repo.findDefinitions(missing, m);
-    if (this.cache.size + loaded.length > CACHE_MAX_ENTRIES) this.cache.clear();
-    for (const def of loaded) {
+    for (const def of await this.repo.findDefinitions(missing, m)) {
       out.set(def.id, def);
-      if (this.cacheTtlMs > 0) this.cache.set(def.id, { def, expiresAt: now + this.cacheTtlMs });
+      this.cache.set(def.id, def);
     }
     return out;
   }

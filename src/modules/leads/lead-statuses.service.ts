@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { Cache } from '../../common/cache';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DomainError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
@@ -12,27 +14,26 @@ const DEFAULT_STATUS_LOCK = 727_101;
 /**
  * The lead and call status catalogues: created by migration, managed through the management
  * endpoints (scope admin), read on every lead write through a per-instance cache of
- * `cacheTtlMs` (5 s). This instance forgets the cache at once when it changes a status; other
- * instances see the change within the TTL.
+ * REFERENCE_CACHE_TTL_MS (5 s). This instance forgets the cache at once when it changes a status;
+ * other instances see the change within the TTL.
  */
 @Injectable()
 export class LeadStatusesService {
-  cacheTtlMs = 5000;
-  private cached?: { leadStatuses: LeadStatus[]; expiresAt: number };
+  /** One entry: the whole lead status catalogue. */
+  private readonly cache: Cache<'lead', LeadStatus[]>;
 
   constructor(
     private readonly repo: LeadStatusesRepository,
     private readonly ds: DataSource,
     private readonly idempotent: IdempotentWrites,
-  ) {}
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'referenceCacheTtlMs'>,
+  ) {
+    this.cache = new Cache({ ttlMs: config.referenceCacheTtlMs, max: 1 });
+  }
 
   /** The catalogue, from the cache; `m`: read on that manager's connection (a transaction's, or the workers' pool). */
   async leadStatuses(m?: EntityManager): Promise<LeadStatus[]> {
-    const now = Date.now();
-    if (this.cached && this.cached.expiresAt > now) return this.cached.leadStatuses;
-    const leadStatuses = await this.repo.listLeadStatuses(m);
-    this.cached = { leadStatuses, expiresAt: now + this.cacheTtlMs };
-    return leadStatuses;
+    return (await this.cache.getOrLoad('lead', () => this.repo.listLeadStatuses(m)))!;
   }
 
   callStatuses(): Promise<CallStatus[]> {
@@ -110,7 +111,7 @@ export class LeadStatusesService {
       }
       throw err;
     } finally {
-      this.cached = undefined;
+      this.cache.clear();
     }
   }
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { Cache } from '../../common/cache';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
@@ -42,9 +43,8 @@ function isForeignKeyViolation(err: unknown): boolean {
  */
 @Injectable()
 export class OrdersService {
-  /** How long getOrderSettings may serve a cached order (ORDER_SETTINGS_CACHE_TTL_MS); this instance's own updates are seen at once. */
-  private readonly settingsCacheTtlMs: number;
-  private readonly settingsCache = new Map<number, { value: OrderSettings; expiresAt: number }>();
+  /** getOrderSettings' cache for ORDER_SETTINGS_CACHE_TTL_MS; this instance's own updates are seen at once. */
+  private readonly settingsCache: Cache<number, OrderSettings>;
 
   constructor(
     private readonly ds: DataSource,
@@ -54,7 +54,7 @@ export class OrdersService {
     private readonly events: EventOutbox,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'orderSettingsCacheTtlMs'>,
   ) {
-    this.settingsCacheTtlMs = config.orderSettingsCacheTtlMs;
+    this.settingsCache = new Cache({ ttlMs: config.orderSettingsCacheTtlMs, max: SETTINGS_CACHE_MAX });
   }
 
   async detail(id: number): Promise<OrderRecord> {
@@ -109,14 +109,13 @@ export class OrdersService {
 
   /**
    * Order settings for lead intake and call planning, or null when the order does not exist.
-   * Cached per instance for `settingsCacheTtlMs` (5 s by default); misses are not cached.
+   * Cached per instance for ORDER_SETTINGS_CACHE_TTL_MS (5 s by default); misses are not cached.
    * A caller inside a transaction passes its manager: the read then uses the transaction's own
    * connection, never a second one from the pool while the first is held.
    */
   async getOrderSettings(orderId: number, m?: EntityManager): Promise<OrderSettings | null> {
-    const now = Date.now();
     const hit = this.settingsCache.get(orderId);
-    if (hit && hit.expiresAt > now) return hit.value;
+    if (hit) return hit;
     const row = await this.repo.findSettings(orderId, m);
     if (!row) {
       this.settingsCache.delete(orderId);
@@ -125,10 +124,7 @@ export class OrdersService {
     // No zone: the key is left out (OrderSettings.defaultTimeZone is optional), not null.
     const { defaultTimeZone, ...rest } = row as OrderSettings & { defaultTimeZone: string | null };
     const value: OrderSettings = { ...rest, callSchedule: normaliseSchedule(row.callSchedule), ...(defaultTimeZone ? { defaultTimeZone } : {}) };
-    if (this.settingsCacheTtlMs > 0) {
-      if (this.settingsCache.size >= SETTINGS_CACHE_MAX) this.settingsCache.clear();
-      this.settingsCache.set(orderId, { value, expiresAt: now + this.settingsCacheTtlMs });
-    }
+    this.settingsCache.set(orderId, value);
     return value;
   }
 
