@@ -35,7 +35,6 @@ export class Webhooks1763900100000 implements MigrationInterface {
         id bigserial PRIMARY KEY,
         webhook_id int NOT NULL REFERENCES webhook (id) ON DELETE CASCADE,
         event_id varchar(64) NOT NULL,
-        event_position bigint NOT NULL,
         type varchar(64) NOT NULL,
         -- The request body, {id, type, timestamp, data}, exactly as signed and sent.
         payload text NOT NULL,

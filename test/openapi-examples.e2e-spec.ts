@@ -97,7 +97,7 @@ describe('OpenAPI examples on the demo dataset', () => {
       }
     }
     // Record ids, limit and offset are integers; ids of other systems are strings by contract.
-    const externalIds = new Set(['telegramChatId', 'socialAId', 'adCampaignId', 'campaign_id', 'external_id', 'platformCallId', 'jobId']);
+    const externalIds = new Set(['telegramChatId', 'socialAId', 'adCampaignId', 'campaign_id', 'external_id', 'platformCallId', 'jobId', 'eventId']);
     const idLike = (name: string) => !externalIds.has(name) && /^(id|ID|limit|offset)$|Id$|Ids$|_id$/.test(name);
     const itemType = (schema: { type?: unknown; items?: { type?: unknown } }) => (schema.type === 'array' ? schema.items?.type : schema.type);
     for (const [name, schema] of Object.entries(doc.components.schemas)) {

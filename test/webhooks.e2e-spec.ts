@@ -32,7 +32,7 @@ async function startReceiver() {
       const path = req.url ?? '/';
       const n = received.filter((r) => r.path === path).length;
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      const b = (behaviours.get(path) ?? (() => ({ status: 200 })))(n);
+      const b: ReturnType<Behaviour> = (behaviours.get(path) ?? (() => ({ status: 200 })))(n);
       const answer = () => {
         if (res.destroyed) return;
         res.writeHead(b.status, { 'content-type': 'text/plain' }).end('ok');

@@ -25,6 +25,7 @@ import { UserEntity } from '../modules/users/persistence/user.entity';
 import { IdempotencyRecordEntity } from '../common/idempotency/idempotency-record.entity';
 import { DemoSeedStepEntity } from './seed/demo-seed-step.entity';
 import { EventEntity, EventRetentionEntity } from '../modules/events/persistence/event.entity';
+import { WEBHOOK_ENTITIES } from '../modules/webhooks/persistence/webhook.entity';
 
 /**
  * Every table's entity. Listed explicitly (like MIGRATIONS) so the app, the migration CLI and the
@@ -61,4 +62,5 @@ export const ENTITIES = [
   DemoSeedStepEntity,
   EventEntity,
   EventRetentionEntity,
+  ...WEBHOOK_ENTITIES,
 ];

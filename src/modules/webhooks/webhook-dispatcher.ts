@@ -78,7 +78,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         for (const w of hooks) {
           if (w.createdAt.getTime() > at + 1000 || !matchesWebhook(w, e)) continue;
           body ??= deliveryBody(e);
-          rows.push({ webhookId: w.id, eventId: e.id, eventPosition: e.position, type: e.type, payload: body });
+          rows.push({ webhookId: w.id, eventId: e.id, type: e.type, payload: body });
         }
       }
       await this.repo.insertDeliveries(m, rows);

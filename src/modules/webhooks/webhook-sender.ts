@@ -36,7 +36,11 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-/** Resolves a URL's host as a delivery would, and says why it is refused (null when it may be reached). */
+/**
+ * Resolves a URL's host as a delivery would, and says why it is refused (null when it may be
+ * reached). A name that does not resolve now is accepted: it reaches nothing, and every delivery
+ * resolves and checks it again.
+ */
 export async function refusedHostReason(url: URL, allowPrivate: boolean): Promise<string | null> {
   const literal = ipLiteral(url.hostname);
   if (literal !== null) {
@@ -48,7 +52,7 @@ export async function refusedHostReason(url: URL, allowPrivate: boolean): Promis
   return new Promise((resolve) => {
     lookup(url.hostname, { all: true }, (err) => {
       if (!err) return resolve(null);
-      resolve(err instanceof RefusedAddressError ? `host ${err.message}` : `host ${url.hostname} does not resolve`);
+      resolve(err instanceof RefusedAddressError ? `host ${err.message}` : null);
     });
   });
 }

@@ -10,6 +10,7 @@ import { WebhookDeliveriesRepository } from './persistence/webhook-deliveries.re
 import { WebhooksRepository } from './persistence/webhooks.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhooksDemoSeed } from './webhooks.seed';
 import { WEBHOOK_EVENT_TYPES, WebhooksService } from './webhooks.service';
 
 /**
@@ -25,6 +26,7 @@ import { WEBHOOK_EVENT_TYPES, WebhooksService } from './webhooks.service';
     WebhooksService,
     WebhookDeliveryWorker,
     WebhookDispatcher,
+    WebhooksDemoSeed,
     { provide: WebhookEventFeed, useExisting: EventFeed },
     { provide: WebhookEventOutbox, useExisting: EventOutbox },
     { provide: WEBHOOK_EVENT_TYPES, useValue: EVENT_TYPES },

@@ -86,16 +86,6 @@ export class WebhooksV2Controller {
     return { ...page, list: page.list.map(presentWebhook) };
   }
 
-  @Post('delete/:webhookId')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Delete a webhook and its deliveries', description: 'Refuses an id that is not a positive integer (400); 404 when no webhook has it.' })
-  @ApiUpdated('Deleted; data is []')
-  @ApiErrors(400, 404)
-  @ApiIdParam('webhookId')
-  async delete(@Param('webhookId', IdPipe) id: number) {
-    await this.webhooks.delete(id);
-  }
-
   @Post('rotate-secret/:webhookId')
   @HttpCode(200)
   @ApiOperation({
@@ -120,5 +110,15 @@ export class WebhooksV2Controller {
   @ApiIdParam('webhookId')
   async test(@Param('webhookId', IdPipe) id: number) {
     await this.webhooks.sendTest(id);
+  }
+
+  @Post('delete/:webhookId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Delete a webhook and its deliveries', description: 'Refuses an id that is not a positive integer (400); 404 when no webhook has it.' })
+  @ApiUpdated('Deleted; data is []')
+  @ApiErrors(400, 404)
+  @ApiIdParam('webhookId')
+  async delete(@Param('webhookId', IdPipe) id: number) {
+    await this.webhooks.delete(id);
   }
 }

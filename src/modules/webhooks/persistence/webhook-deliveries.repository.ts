@@ -12,7 +12,6 @@ export interface Subscription {
 export interface NewDelivery {
   webhookId: number;
   eventId: string;
-  eventPosition: number;
   type: string;
   payload: string;
 }
@@ -69,10 +68,10 @@ export class WebhookDeliveriesRepository {
   async insertDeliveries(m: EntityManager, rows: NewDelivery[]): Promise<void> {
     if (rows.length === 0) return;
     await m.query(
-      `INSERT INTO webhook_delivery (webhook_id, event_id, event_position, type, payload, next_attempt_at)
-       SELECT w, e, p, t, b, now() FROM unnest($1::int[], $2::varchar[], $3::bigint[], $4::varchar[], $5::text[]) AS r(w, e, p, t, b)
+      `INSERT INTO webhook_delivery (webhook_id, event_id, type, payload, next_attempt_at)
+       SELECT w, e, t, b, now() FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::text[]) AS r(w, e, t, b)
        ON CONFLICT ON CONSTRAINT webhook_delivery_webhook_event_key DO NOTHING`,
-      [rows.map((r) => r.webhookId), rows.map((r) => r.eventId), rows.map((r) => r.eventPosition), rows.map((r) => r.type), rows.map((r) => r.payload)],
+      [rows.map((r) => r.webhookId), rows.map((r) => r.eventId), rows.map((r) => r.type), rows.map((r) => r.payload)],
     );
   }
 

@@ -71,9 +71,6 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'varchar', length: 64 })
   eventId: string;
 
-  @Column({ type: 'bigint' })
-  eventPosition: string;
-
   @Column({ type: 'varchar', length: 64 })
   type: string;
 
