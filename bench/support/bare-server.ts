@@ -1,5 +1,5 @@
 import express, { Request, Response } from 'express';
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { Queryable } from '../../src/database/read-database';
 import { duplicateWindowStart } from '../../src/modules/leads/domain/lead-links';
@@ -20,9 +20,6 @@ import { profilerCommands } from './cpu-profile';
  * framework cost alone.
  */
 
-/** A TypeORM-like `query` (rows, not the result object) over a pg client or pool. */
-const queryable = (c: Pool | PoolClient) => ({ query: async (sql: string, params?: unknown[]) => (await c.query(sql, params)).rows });
-
 const DUPLICATE_WINDOW_DAYS = 30;
 
 function newLead(body: { orderId: number; phone: string; name?: string }): NewLead {
@@ -35,15 +32,15 @@ function newLead(body: { orderId: number; phone: string; name?: string }): NewLe
 }
 
 /** LeadsService.createLead's statement: one call of lead_create, its own transaction. */
-function createLead(repo: LeadsRepository, db: Queryable, lead: NewLead): Promise<number> {
+function createLead(repo: LeadsRepository, db: Queryable | Pool, lead: NewLead): Promise<number> {
   return repo.insertLinked(db, lead, { since: duplicateWindowStart(new Date(), DUPLICATE_WINDOW_DAYS), jobId: null });
 }
 
 async function main(): Promise<void> {
   const pool = new Pool({ connectionString: process.env.BENCH_BARE_DATABASE_URL, max: Number(process.env.BENCH_BARE_POOL ?? 10) });
   await pool.query(`CREATE TABLE IF NOT EXISTS bare_item (id serial PRIMARY KEY, name text, phone text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
-  // With the pool as its driver's `master`, the repository prepares its hot reads here as in the service.
-  const repo = new LeadsRepository({ ...queryable(pool), driver: { master: pool } } as unknown as DataSource);
+  // On the pool itself, the repository prepares its hot statements (detail, lead_create) as the service does on its DataSource.
+  const repo = new LeadsRepository(pool as unknown as DataSource);
   const ok = (res: Response, data: unknown) => res.json({ success: true, message: '', data });
 
   const app = express();
@@ -58,7 +55,7 @@ async function main(): Promise<void> {
     if (!rows.length) return void res.status(404).json({ success: false, message: 'not found', data: [] });
     ok(res, rows[0]);
   });
-  app.post('/lead', async (req: Request, res: Response) => ok(res, { id: await createLead(repo, queryable(pool), newLead(req.body)) }));
+  app.post('/lead', async (req: Request, res: Response) => ok(res, { id: await createLead(repo, pool, newLead(req.body)) }));
   app.get('/lead/:id', async (req: Request, res: Response) => {
     const lead = await repo.findById(Number(req.params.id));
     if (!lead) return void res.status(404).json({ success: false, message: 'not found', data: [] });

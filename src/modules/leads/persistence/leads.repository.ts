@@ -23,6 +23,14 @@ export const LEAD_SELECT = `
   l.selection_type AS "selectionType", l.city, l.additional_params AS "additionalParams",
   l.created_at AS "createdAt", l.updated_at AS "updatedAt"`;
 
+/** The `lead_create` call: the lock key, window and job id, then one parameter per insert column (built once, on first use). */
+let leadCreateStatement: PreparedStatement | undefined;
+const leadCreateCall = (): PreparedStatement =>
+  (leadCreateStatement ??= {
+    name: 'lead_create',
+    text: `SELECT lead_create(${Array.from({ length: 3 + INSERT_COLUMNS.length }, (_, i) => `$${i + 1}`).join(', ')}) AS id`,
+  });
+
 /** The detail read, prepared once per connection (planning it was most of its PostgreSQL time). */
 const LEAD_DETAIL: PreparedStatement = {
   name: 'lead_detail',
@@ -145,7 +153,8 @@ export class LeadsRepository {
       link.jobId,
       ...INSERT_COLUMNS.map(([, field]) => (field === 'customValues' ? JSON.stringify(lead.customValues) : (lead[field] ?? null))),
     ];
-    const rows: { id: number | null }[] = await db.query(`SELECT lead_create(${values.map((_, i) => `$${i + 1}`).join(', ')}) AS id`, values);
+    // Prepared once per connection when `db` is the DataSource (the sync create); in a transaction, on its connection.
+    const rows = await queryPrepared<{ id: number | null }>(db, leadCreateCall(), values);
     // Null only if a job's insert conflicted and its lead is still not visible: not expected, never silent.
     if (rows[0].id === null) throw new Error(`lead of job ${link.jobId} neither inserted nor found`);
     return rows[0].id;
