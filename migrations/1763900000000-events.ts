@@ -23,9 +23,14 @@ const UNPRESENTED = `ARRAY[${LEAD_UNPRESENTED_COLUMNS.map((c) => `'${c}'`).join(
  * Orders (whose object joins member tables) are appended explicitly by OrdersService.
  *
  * Ordering: `position` is NULL at insert; a sequencer (`event_sequence`, one statement under an
- * advisory lock) numbers events in (txid, seq) order once their transaction id is below the
- * snapshot's xmin, i.e. once every transaction that could still add an event before them has
- * ended. Positions therefore only ever grow at the tail: a reader following `position` skips nothing.
+ * advisory lock) numbers the committed events it finds without one, in insertion order (`seq`),
+ * after the highest position given so far. An event is numbered only once its transaction has
+ * committed, and whatever commits later is numbered later: positions only grow at the tail, so a
+ * reader following `position` never skips an event (a transaction that committed out of id order
+ * simply gets the next positions). `seq` is drawn when the event is written: a transaction that
+ * changes a row after another one's commit writes its event later, so events of one record keep
+ * their commit order. Nothing waits for other transactions (the snapshot-xmin horizon of an
+ * xid-ordered design would let one long transaction anywhere on the cluster hold the feed back).
  */
 export class Events1763900000000 implements MigrationInterface {
   name = 'Events1763900000000';
@@ -35,8 +40,6 @@ export class Events1763900000000 implements MigrationInterface {
       CREATE TABLE event (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         seq bigint GENERATED ALWAYS AS IDENTITY,
-        -- The writing transaction's id, epoch included (txid_current(): pg_current_xact_id() as bigint, a type TypeORM knows).
-        txid bigint NOT NULL DEFAULT txid_current(),
         position bigint,
         type varchar(32) NOT NULL,
         order_id int,
@@ -44,7 +47,7 @@ export class Events1763900000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     // Writers touch only the primary key and this small partial index; the sequencer reads it.
-    await q.query(`CREATE INDEX event_unsequenced_idx ON event (txid, seq) WHERE position IS NULL`);
+    await q.query(`CREATE INDEX event_unsequenced_idx ON event (seq) WHERE position IS NULL`);
     // The feed: by position, by (type, position), by (order_id, position).
     await q.query(`CREATE UNIQUE INDEX event_position_idx ON event (position) WHERE position IS NOT NULL`);
     await q.query(`CREATE INDEX event_type_position_idx ON event (type, position) WHERE position IS NOT NULL`);
@@ -58,24 +61,22 @@ export class Events1763900000000 implements MigrationInterface {
     await q.query(`INSERT INTO event_retention DEFAULT VALUES`);
 
     /*
-     * Numbers up to p_batch events whose transactions have all ended, in (txid, seq) order, after
-     * the highest position given so far. PL/pgSQL under READ COMMITTED: the horizon and the update
-     * take their snapshots after the lock, so they see everything the previous holder committed.
+     * Numbers up to p_batch committed events that have no position yet, in `seq` order, after the
+     * highest position given so far. PL/pgSQL under READ COMMITTED: the statements after the lock
+     * take their snapshots after it, so they see every position the previous holder gave.
      */
     await q.query(`
       CREATE FUNCTION event_sequence(p_batch int) RETURNS int LANGUAGE plpgsql VOLATILE AS $$
       DECLARE
-        v_horizon bigint;
         v_base bigint;
         v_count int;
       BEGIN
         PERFORM pg_advisory_xact_lock(hashtextextended('event-sequence', 0));
-        v_horizon := txid_snapshot_xmin(txid_current_snapshot());
         SELECT coalesce(max(e.position), (SELECT r.pruned_through FROM event_retention r)) INTO v_base
           FROM event e WHERE e.position IS NOT NULL;
         UPDATE event e SET position = v_base + n.rn
-          FROM (SELECT u.id, row_number() OVER (ORDER BY u.txid, u.seq) AS rn
-                  FROM (SELECT id, txid, seq FROM event WHERE position IS NULL AND txid < v_horizon ORDER BY txid, seq LIMIT p_batch) u) n
+          FROM (SELECT u.id, row_number() OVER (ORDER BY u.seq) AS rn
+                  FROM (SELECT id, seq FROM event WHERE position IS NULL ORDER BY seq LIMIT p_batch) u) n
          WHERE e.id = n.id;
         GET DIAGNOSTICS v_count = ROW_COUNT;
         RETURN v_count;

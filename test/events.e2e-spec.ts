@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { EventFeed } from '../src/modules/events/event-feed.service';
 import { ANY_TIME, createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
@@ -188,6 +189,25 @@ describe('events: the feed', () => {
       (es) => es.some((e) => e.data.lead?.name === 'committed'),
     );
     expect(events.filter(ofLead(id)).map((e) => e.data.lead.name)).toEqual(['committed']);
+  });
+
+  it('a transaction left open elsewhere (here one holding a transaction id) does not hold back events committed meanwhile', async () => {
+    const other = new Client({ connectionString: t.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT txid_current()');
+      let id = 0;
+      const events = await (async () => {
+        const head = await feedHead(t);
+        id = (await post('/v2/lead/create/', leadBody(order)).expect(200)).body.data.id;
+        return (await followFeed(t, head, (es) => es.some(ofLead(id)), { timeoutMs: 3000 })).events;
+      })();
+      expect(events.filter(ofLead(id)).map((e) => e.type)).toEqual(['lead.created']);
+    } finally {
+      await other.query('ROLLBACK').catch(() => undefined);
+      await other.end();
+    }
   });
 
   it('filters by types and orderIds through their indexes; positions increase; ids are unique', async () => {

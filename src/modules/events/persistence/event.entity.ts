@@ -8,7 +8,7 @@ import { Check, Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } f
  */
 @Entity('event')
 // Writers touch only the primary key and this partial index; the sequencer reads it.
-@Index('event_unsequenced_idx', ['txid', 'seq'], { where: 'position IS NULL' })
+@Index('event_unsequenced_idx', ['seq'], { where: 'position IS NULL' })
 // The feed: by position, by (type, position), by (order_id, position).
 @Index('event_position_idx', ['position'], { unique: true, where: 'position IS NOT NULL' })
 @Index('event_type_position_idx', ['type', 'position'], { where: 'position IS NOT NULL' })
@@ -17,13 +17,9 @@ export class EventEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'event_pkey' })
   id: string;
 
-  /** Insertion order (within a transaction, the order of its changes). */
+  /** Write order: the sequencer numbers committed events in this order. */
   @Column({ type: 'bigint', generated: 'identity', generatedIdentity: 'ALWAYS' })
   seq: string;
-
-  /** The writing transaction's id with its epoch (`txid_current()`: pg_current_xact_id() as a bigint). */
-  @Column({ type: 'bigint', default: () => 'txid_current()' })
-  txid: string;
 
   /** Feed position; NULL until the sequencer numbers the event. */
   @Column({ type: 'bigint', nullable: true })
