@@ -171,6 +171,8 @@ function orderSpec(form: 'detail' | 'list'): Spec {
     transferNumbers: arrayOf(transferNumber),
     // Extension documented in the README.
     defaultUtcOffset: 'int',
+    // Extension (issue 14): IANA zone or null.
+    defaultTimeZone: 'string|null',
     createdAt: 'iso',
     updatedAt: 'iso',
   };
@@ -199,6 +201,8 @@ function leadV2Spec(form: 'detail' | 'list'): Spec {
     planningCallDateTime: 'iso|""',
     priority: 'int',
     utcOffset: 'int',
+    // Extension (issue 14): IANA zone or null.
+    timeZone: 'string|null',
     createdAt: 'iso',
     updatedAt: 'iso',
     orderId: 'int',

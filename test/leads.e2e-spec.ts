@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from './support/test-app';
 
 const V2_DETAIL_KEYS = [
   'id', 'name', 'phone', 'sourceComment', 'ip', 'externalIdCrmA', 'externalIdCrmB', 'externalIdCrmC', 'externalIdCrmD', 'statusId',
-  'leadType', 'createMethod', 'source', 'isSecondary', 'planningCallDateTime', 'priority', 'utcOffset', 'createdAt', 'updatedAt',
+  'leadType', 'createMethod', 'source', 'isSecondary', 'planningCallDateTime', 'priority', 'utcOffset', 'timeZone', 'createdAt', 'updatedAt',
   'orderId', 'orderCode', 'socialAId', 'socialBLogin', 'messengerUserName', 'messengerPhone', 'adCampaignId', 'customValues',
 ];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
@@ -74,6 +74,7 @@ describe('leads (v2 and v1)', () => {
         planningCallDateTime: expect.stringMatching(ISO),
         priority: 3,
         utcOffset: 5, // Russia has several offsets: the order default
+        timeZone: null, // Russia has several zones, the order has none: the fixed offset
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
         orderId: order.id,

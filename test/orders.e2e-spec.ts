@@ -121,6 +121,7 @@ describe('orders', () => {
           { number: '+74951234501', names: [] },
         ],
         defaultUtcOffset: 3,
+        defaultTimeZone: null,
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });
@@ -160,6 +161,7 @@ describe('orders', () => {
         autoProcessCall: false,
         transferNumbers: [],
         defaultUtcOffset: 0,
+        defaultTimeZone: null,
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),
       });

@@ -1,0 +1,91 @@
+import { DateTime, Zone } from 'luxon';
+import { CallSchedule, hasNoCallableDay } from '../../orders/domain/call-schedule';
+import { dayWindow, holidayDays, localDayStart, nextCallableAt, weekWindows, windowIntervals } from './call-planning';
+import { orderDayBounds } from './qualified-limit';
+
+/** Why a lead is not callable now (GET /v2/lead/callable/{leadId}/), every code that applies. */
+export const NOT_CALLABLE_REASONS = [
+  /** All seven days of the order's schedule are off. */
+  'no_schedule',
+  /** Today (the lead's local day) has no window. */
+  'day_off',
+  /** Today, in the lead's zone, is a holiday of the order. */
+  'holiday',
+  /** Today has a window and now is outside it. */
+  'outside_hours',
+  /** Inside hours, but the planned call is later. */
+  'not_yet_due',
+  /** No call is planned: answered, or attempts exhausted. */
+  'dialing_stopped',
+  /** The order's autoDialingEnabled is false. */
+  'order_autodialing_disabled',
+  /** The order's qualified leads today reached qualifiedLeadsPerDayLimit. */
+  'qualified_limit_reached',
+] as const;
+export type NotCallableReason = (typeof NOT_CALLABLE_REASONS)[number];
+
+export interface CallableFacts {
+  now: Date;
+  /** The zone the order's windows are read in for this lead (see planningZone). */
+  zone: Zone;
+  /** The order's zone: its day for the daily limit. */
+  orderZone: Zone;
+  schedule: CallSchedule;
+  /** yyyy-mm-dd */
+  holidays: string[];
+  planningCallAt: Date | null;
+  autoDialingEnabled: boolean;
+  qualifiedToday: number;
+  qualifiedLeadsPerDayLimit: number | null;
+}
+
+export interface Callability {
+  callableNow: boolean;
+  reasons: NotCallableReason[];
+  /** Next moment the lead may be called; null when none is known (dialing stopped, no schedule, autodialing off). */
+  nextCallableAt: Date | null;
+}
+
+/** Is `now` inside today's window (in `zone`), holidays aside? */
+function insideWindow(zone: Zone, schedule: CallSchedule, now: number): { hasWindow: boolean; inside: boolean } {
+  const today = localDayStart(zone, now);
+  const window = dayWindow(weekWindows(schedule), new Set(), today);
+  if (!window) return { hasWindow: false, inside: false };
+  const inside = windowIntervals(zone, today, window[0], window[1]).some(([a, b]) => a <= now && now < b);
+  return { hasWindow: true, inside };
+}
+
+/**
+ * Why a lead is or is not callable now, from the lead (its zone, planned call), its order's
+ * settings and today's qualified count. `reasons` is empty exactly when `callableNow`.
+ * `nextCallableAt`: the first moment in the window, not on a holiday, not before the planned call,
+ * and not before the order's next day when today's qualified limit is reached.
+ */
+export function explainCallable(f: CallableFacts): Callability {
+  const now = f.now.getTime();
+  const reasons: NotCallableReason[] = [];
+  const noSchedule = hasNoCallableDay(f.schedule);
+  if (noSchedule) reasons.push('no_schedule');
+  const today = insideWindow(f.zone, f.schedule, now);
+  if (!today.hasWindow) reasons.push('day_off');
+  if (holidayDays(f.holidays).has(localDayStart(f.zone, now))) reasons.push('holiday');
+  if (today.hasWindow && !today.inside) reasons.push('outside_hours');
+  if (today.inside && f.planningCallAt !== null && f.planningCallAt.getTime() > now) reasons.push('not_yet_due');
+  if (f.planningCallAt === null) reasons.push('dialing_stopped');
+  if (!f.autoDialingEnabled) reasons.push('order_autodialing_disabled');
+  const limitReached = f.qualifiedLeadsPerDayLimit !== null && f.qualifiedToday >= f.qualifiedLeadsPerDayLimit;
+  if (limitReached) reasons.push('qualified_limit_reached');
+
+  let next: Date | null = null;
+  if (f.planningCallAt !== null && !noSchedule && f.autoDialingEnabled) {
+    let from = Math.max(now, f.planningCallAt.getTime());
+    if (limitReached) from = Math.max(from, orderDayBounds(f.now, f.orderZone).end.getTime());
+    next = nextCallableAt({ now: new Date(from), schedule: f.schedule, holidays: f.holidays, zone: f.zone });
+  }
+  return { callableNow: reasons.length === 0, reasons, nextCallableAt: next };
+}
+
+/** An instant as ISO 8601 in a zone, with its offset and no milliseconds ("2026-03-10T14:30:00+05:30"). */
+export function localIso(at: Date, zone: Zone): string {
+  return DateTime.fromJSDate(at, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}
