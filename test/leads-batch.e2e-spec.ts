@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createLead, createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
+import { feedHead, followFeed } from './support/event-feed';
 import { createTestApp, TestApp } from './support/test-app';
 
 interface Links {
@@ -172,6 +173,20 @@ describe('POST /v2/lead/create-batch/', () => {
     const res = await post({ leads }).expect(413);
     expect(res.body.message).toContain('1 MiB');
     expect(await leadsOf(o.id)).toBe(0);
+  });
+
+  it('every lead a batch creates is a lead.created event in the feed, in item order, as detail shows it', async () => {
+    const o = await createLeadOrder(t);
+    const p = testPhone();
+    const head = await feedHead(t);
+    const res = await post({ leads: [leadBody(o, { phone: p, name: 'Ev 1' }), leadBody(o, { phone: 'x' }), leadBody(o, { phone: p, name: 'Ev 2' })] }).expect(200);
+    const ids: number[] = res.body.data.results.filter((r: { success: boolean }) => r.success).map((r: { id: number }) => r.id);
+    const { events } = await followFeed(t, head, (es) => es.some((e) => e.type === 'lead.created' && e.data.lead.id === ids[1]), { query: { orderIds: o.id } });
+    const created = events.filter((e) => e.type === 'lead.created');
+    expect(created.map((e) => e.data.lead.id)).toEqual(ids);
+    for (const [i, e] of created.entries()) {
+      expect(e.data.lead).toEqual((await request(t.http).get(`/v2/lead/detail/${ids[i]}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data);
+    }
   });
 
   describe('Idempotency-Key', () => {

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createLead, createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
+import { feedHead, followFeed } from './support/event-feed';
 import { createTestApp, TestApp } from './support/test-app';
 
 describe('POST /v2/lead/upsert/', () => {
@@ -34,6 +35,17 @@ describe('POST /v2/lead/upsert/', () => {
     const after = await detail(id);
     expect(after).toMatchObject({ name: 'Anna P.', statusId: 10, externalIdCrmB: 'b-9', priority: 1, leadType: before.leadType });
     expect(await count('external_id_crm_a = $1', ['up-1'])).toBe(1);
+  });
+
+  it('emits lead.created when it creates and lead.updated (the changed fields) when it updates', async () => {
+    const o = await createLeadOrder(t);
+    const head = await feedHead(t);
+    const phone = testPhone();
+    const id = (await upsert({ ...leadBody(o, { phone, externalIdCrmA: 'ev-up' }), matchBy: 'externalIdCrmA' }).expect(200)).body.data.id;
+    await upsert({ ...leadBody(o, { phone, externalIdCrmA: 'ev-up', name: 'Renamed' }), matchBy: 'externalIdCrmA' }).expect(200);
+    const { events } = await followFeed(t, head, (es) => es.some((e) => e.type === 'lead.updated'), { query: { orderIds: o.id } });
+    expect(events.map((e) => [e.type, e.data.lead.id])).toEqual([['lead.created', id], ['lead.updated', id]]);
+    expect(events[1].data.changed).toEqual(['name']);
   });
 
   it('the create path refuses what the create refuses (a qualified status), nothing stored', async () => {
