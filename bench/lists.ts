@@ -25,6 +25,8 @@ const LIMIT = 100;
 const WARMUP = 20;
 const REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 300);
 const STAGES = (process.env.BENCH_LIST_STAGES ?? '10000,1000000').split(',').map(Number);
+/** Only the cases whose name matches (a regular expression), e.g. BENCH_LIST_CASES=lookup. */
+const CASES = new RegExp(process.env.BENCH_LIST_CASES ?? '');
 
 interface Filter {
   orderIds?: number[];
@@ -34,6 +36,9 @@ interface Filter {
   from?: Date;
   to?: Date;
   offset?: number;
+  /** Lookups (issue 13). */
+  phone?: string;
+  externalIdCrmA?: string;
 }
 
 interface Case {
@@ -90,6 +95,10 @@ function cases(kind: Kind, pop: Population, size: number, fewLeads: number[]): C
       { name: 'paused-resumed order + statuses 10,11', filter: { orderIds: [pop.paused], statusIds: [10, 11] } },
       { name: 'order at both ends', filter: { orderIds: [pop.ends] } },
       { name: 'order at both ends, offset 150', filter: { orderIds: [pop.ends], offset: 150 } },
+      // Lookups of a lead that arrived while the table was small (realistic-data.ts: its phone and CRM id).
+      { name: 'lookup: phone', filter: { phone: '+79160001234' } },
+      { name: 'lookup: externalIdCrmA', filter: { externalIdCrmA: 'CRM-A-1234' } },
+      { name: 'lookup: externalIdCrmA + statuses 1-4', filter: { externalIdCrmA: 'CRM-A-1234', statusIds: [1, 2, 3, 4] } },
     ];
   }
   const agent = pop.agents[7];
@@ -117,6 +126,8 @@ function queryString(f: Filter, limit: number): string {
   if (f.from) q.push(`createdAt[0]=${encodeURIComponent(f.from.toISOString())}`);
   if (f.to) q.push(`createdAt[1]=${encodeURIComponent(f.to.toISOString())}`);
   if (f.offset) q.push(`offset=${f.offset}`);
+  if (f.phone) q.push(`phone=${encodeURIComponent(f.phone)}`);
+  if (f.externalIdCrmA) q.push(`externalIdCrmA=${encodeURIComponent(f.externalIdCrmA)}`);
   return q.join('&');
 }
 
@@ -130,6 +141,8 @@ async function exactCount(pool: Pool, kind: Kind, f: Filter): Promise<number> {
   if (f.leadIds) add('lead_id = ANY(?::int[])', f.leadIds);
   if (f.from) add('created_at >= ?', f.from);
   if (f.to) add('created_at <= ?', f.to);
+  if (f.phone) add('phone = ?', f.phone);
+  if (f.externalIdCrmA) add('external_id_crm_a = ?', f.externalIdCrmA);
   const table = kind === 'leads' ? 'lead' : 'call';
   return Number((await pool.query(`SELECT count(*) AS n FROM ${table} ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''}`, params)).rows[0].n);
 }
@@ -253,6 +266,7 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
       const perSize = sizes.map((s, i) => cases(kind, pop, s.size, few[i] ?? [1]));
       const path = kind === 'leads' ? '/v2/lead/' : '/v2/call/';
       for (const [c, { name }] of perSize[0].entries()) {
+        if (!CASES.test(name)) continue;
         // Pages of the same size at every size: a filter matching 11 rows at 10k and 1,064 at 1M is
         // compared on pages of 11 rows, so the ratio is the cost of the data, not of a longer page.
         const exact = await Promise.all(pools.map((p, i) => exactCount(p, kind, perSize[i][c].filter)));

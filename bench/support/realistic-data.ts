@@ -14,7 +14,7 @@ import { Pool } from 'pg';
  *   of the id range, and between stages a gap as wide as the table);
  * - two tiny orders, one arrival in 5000 each.
  * Orders interleave arrival by arrival (a hash of i picks). Statuses follow a working campaign's
- * mix. With calls: each lead gets 0, 1 or 2 calls (one on average), 40-120 minutes apart after
+ * mix. Every other lead carries a CRM id (`external_id_crm_a` = 'CRM-A-<arrival>'). With calls: each lead gets 0, 1 or 2 calls (one on average), 40-120 minutes apart after
  * it, by 20 agents (10% without one), inserted in creation order.
  */
 export interface Population {
@@ -80,9 +80,10 @@ export async function grow(pool: Pool, pop: Population, from: number, to: number
     const [range] = (
       await pool.query(
         `WITH ins AS (
-           INSERT INTO lead (order_id, phone, lead_type, status_id, utc_offset, source, planning_call_at, created_at, updated_at)
+           INSERT INTO lead (order_id, phone, lead_type, status_id, utc_offset, source, planning_call_at, created_at, updated_at, external_id_crm_a)
            SELECT ${pick}, '+7916' || lpad(i::text, 7, '0'), 'straight',
-                  ($2::int[])[1 + ${h(5)} % ${STATUS_MIX.length}], 3, 'organic', t + interval '1 day', t, t
+                  ($2::int[])[1 + ${h(5)} % ${STATUS_MIX.length}], 3, 'organic', t + interval '1 day', t, t,
+                  CASE WHEN i % 2 = 0 THEN 'CRM-A-' || i END
            FROM generate_series($3::int, $4::int - 1) AS i,
                 LATERAL (SELECT $5::timestamptz + make_interval(secs => (i - $3::int) * $6::double precision / 1000) AS t) ts
            ORDER BY i
