@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EventFeed } from './event-feed.service';
 import { EventOutbox } from './event-outbox.service';
+import { EventsDemoSeed } from './events.seed';
 import { EventsV2Controller } from './http/events.v2.controller';
 import { EventsRepository } from './persistence/events.repository';
 
@@ -11,7 +12,7 @@ import { EventsRepository } from './persistence/events.repository';
  */
 @Module({
   controllers: [EventsV2Controller],
-  providers: [EventsRepository, EventOutbox, EventFeed],
+  providers: [EventsRepository, EventOutbox, EventFeed, EventsDemoSeed],
   exports: [EventOutbox, EventFeed],
 })
 export class EventsModule {}
