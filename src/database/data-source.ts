@@ -71,6 +71,8 @@ export function dataSourceOptions(url: string, extra: Partial<DataSourceOptions>
     // The entities state the schema in code; migrations create it (never synchronize). The schema-drift test keeps them equal.
     entities: ENTITIES,
     namingStrategy: new SnakeNamingStrategy(),
+    // Extensions are the migrations' business: TypeORM would otherwise try CREATE EXTENSION "uuid-ossp" at every start.
+    installExtensions: false,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,

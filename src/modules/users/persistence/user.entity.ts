@@ -1,4 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { AccessGroupValue, LanguageCode, NotificationPriority, PhoneMode, User } from '../domain/user';
 
 /** `app_user`: the platform's users (agents, supervisors, clients). */
 @Entity('app_user')
@@ -12,7 +13,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn,
 @Index('app_user_group_active_idx', ['accessGroup', 'isActive', 'id'])
 // UNIQUE on lower(email): TypeORM cannot state an expression index, so the migration owns it and the generator leaves it alone.
 @Index('app_user_email_idx', { synchronize: false })
-export class UserEntity {
+export class UserEntity implements User {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'app_user_pkey' })
   id: number;
 
@@ -29,22 +30,22 @@ export class UserEntity {
   isActive: boolean;
 
   @Column({ type: 'varchar', length: 32, default: '' })
-  accessGroup: string;
+  accessGroup: AccessGroupValue;
 
   @Column({ type: 'boolean', default: false })
   webRtcIsEnabled: boolean;
 
   @Column({ type: 'varchar', length: 8, default: 'ru' })
-  interfaceLanguageCode: string;
+  interfaceLanguageCode: LanguageCode;
 
   @Column({ type: 'text', array: true, default: () => `'{}'` })
-  languageSkillsCode: string[];
+  languageSkillsCode: LanguageCode[];
 
   @Column({ type: 'smallint', default: 0 })
   autoAnswer: number;
 
   @Column({ type: 'varchar', length: 20, default: 'default' })
-  phoneMode: string;
+  phoneMode: PhoneMode;
 
   @Column({ type: 'varchar', length: 500, nullable: true })
   avatar: string | null;
@@ -56,13 +57,13 @@ export class UserEntity {
   telegramChatId: string | null;
 
   @Column({ type: 'varchar', length: 10, nullable: true })
-  telegramNotificationsPriority: string | null;
+  telegramNotificationsPriority: NotificationPriority | null;
 
   @Column({ type: 'boolean', default: false })
   emailNotificationsEnabled: boolean;
 
   @Column({ type: 'varchar', length: 10, nullable: true })
-  emailNotificationsPriority: string | null;
+  emailNotificationsPriority: NotificationPriority | null;
 
   @Column({ type: 'timestamptz', nullable: true })
   lastLoginAt: Date | null;
