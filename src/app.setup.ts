@@ -83,6 +83,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
     .addTag('leads (v2)', 'The people to call: create (sync or async), change, read, list')
     .addTag('leads (v1)', 'The older lead interface: snake_case in, UF_ fields out')
     .addTag('calls', 'Calls made for leads; telephony records finished calls')
+    .addTag('events', 'What changed, in commit order: the event feed an integrator follows (incremental sync)')
     .addTag('users', 'Agents and staff')
     .addTag('agent groups', 'Groups of agents an order dials with')
     .addTag('custom fields', 'The fields of customValues on leads and orders')
