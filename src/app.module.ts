@@ -27,6 +27,7 @@ import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module
 import { OrdersModule } from './modules/orders/orders.module';
 import { LeadsModule } from './modules/leads/leads.module';
 import { CallsModule } from './modules/calls/calls.module';
+import { OrderStatsModule } from './modules/order-stats/order-stats.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { EventsModule } from './modules/events/events.module';
@@ -100,6 +101,7 @@ export class AppModule {
         OrdersModule,
         LeadsModule,
         CallsModule,
+        OrderStatsModule,
         NotificationsModule,
         WebhooksModule,
         EventsModule,

@@ -31,7 +31,7 @@ export interface CounterSpec {
    * constrains first. A nullable column's NULL rows are not counted by the set (see `nullable`).
    */
   dimensions: readonly string[];
-  /** Dimensions whose NULL rows the set skips: a filter on them (ids > 0) never matches NULL. */
+  /** Dimensions (or the time column) whose NULL rows the set skips: a filter on them (ids > 0) never matches NULL. */
   nullable?: readonly string[];
   /** Creation time (timestamptz) of a row: the hour and day buckets. */
   timeColumn: string;
@@ -68,7 +68,8 @@ export class CounterSet {
     for (const id of [spec.name, spec.table, spec.timeColumn, spec.idColumn, ...spec.dimensions]) {
       if (!IDENT.test(id)) throw new Error(`counter set ${spec.name}: bad identifier ${id}`);
     }
-    for (const n of spec.nullable ?? []) if (!spec.dimensions.includes(n)) throw new Error(`counter set ${spec.name}: ${n} is not a dimension`);
+    // The time column may be nullable too: rows without a time are then not counted (e.g. leads with no planned call).
+    for (const n of spec.nullable ?? []) if (!spec.dimensions.includes(n) && n !== spec.timeColumn) throw new Error(`counter set ${spec.name}: ${n} is not a dimension`);
     if (spec.rollup !== undefined && (!spec.dimensions.includes(spec.rollup) || spec.dimensions.length < 2)) {
       throw new Error(`counter set ${spec.name}: the rollup ${spec.rollup} must be one of two or more dimensions`);
     }

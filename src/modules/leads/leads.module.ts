@@ -8,6 +8,8 @@ import { LeadCountersService } from './lead-counters.service';
 import { LeadStatusesService } from './lead-statuses.service';
 import { LeadsDemoSeed } from './leads.seed';
 import { LeadsService } from './leads.service';
+import { LeadCallableService } from './lead-callable.service';
+import { LeadStatsService } from './lead-stats.service';
 import { LeadBulkService } from './lead-bulk.service';
 import { LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
@@ -28,7 +30,9 @@ import { LeadsRepository } from './persistence/leads.repository';
     LeadBulkRepository,
     LeadBulkService,
     LeadsDemoSeed,
+    LeadCallableService,
+    LeadStatsService,
   ],
-  exports: [LeadsService, LeadStatusesService],
+  exports: [LeadsService, LeadStatusesService, LeadStatsService],
 })
 export class LeadsModule {}

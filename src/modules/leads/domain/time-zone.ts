@@ -1,4 +1,4 @@
-import { getCountry } from 'countries-and-timezones';
+import { getAllTimezones, getCountry } from 'countries-and-timezones';
 import { FixedOffsetZone, IANAZone, Zone } from 'luxon';
 import type { FieldError } from '../../../common/domain-error';
 
@@ -12,25 +12,34 @@ import type { FieldError } from '../../../common/domain-error';
 export const TIME_ZONE_MAX_LENGTH = 64;
 
 const knownNames = new Map<string, string | null>();
+/** IANA names (current and deprecated links) by lower case: the spelling stored ("asia/kolkata" is "Asia/Kolkata"). */
+let spellings: Map<string, string> | undefined;
+
+function spelling(name: string): string {
+  spellings ??= new Map(Object.keys(getAllTimezones({ deprecated: true })).map((z) => [z.toLowerCase(), z]));
+  return spellings.get(name.toLowerCase()) ?? name;
+}
 
 /**
- * The IANA name as the runtime spells it ("asia/kolkata" is "Asia/Kolkata"), or null when it is
- * not an IANA zone. Offset strings ("+05:30") are refused: a fixed offset is `utcOffset`'s job.
+ * The IANA name in its usual spelling, or null when the runtime's IANA data (Intl) does not know
+ * it. The name is kept as the client chose it (ICU would rename Asia/Kolkata to Asia/Calcutta).
+ * Offset strings ("+05:30") are refused: a fixed offset is `utcOffset`'s job.
  */
 export function parseTimeZone(name: unknown): string | null {
   if (typeof name !== 'string' || name.length === 0 || name.length > TIME_ZONE_MAX_LENGTH) return null;
   if (knownNames.has(name)) return knownNames.get(name)!;
-  let canonical: string | null = null;
+  let known: string | null = null;
   if (/^[A-Za-z]/.test(name)) {
     try {
-      canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+      new Intl.DateTimeFormat('en-US', { timeZone: name });
+      known = spelling(name);
     } catch {
-      canonical = null;
+      known = null;
     }
   }
   if (knownNames.size > 2000) knownNames.clear();
-  knownNames.set(name, canonical);
-  return canonical;
+  knownNames.set(name, known);
+  return known;
 }
 
 /** The country's zone when it has exactly one (India, Nepal, Belarus), else null (Russia, the US, Germany with Büsingen). */

@@ -12,6 +12,8 @@ import { LeadLookupQueryDto } from './dto/lead-lookup-query.dto';
 import { BatchResultView, checkBatchItem, CreateLeadBatchV2Dto } from './dto/lead-batch.dto';
 import { UpsertLeadV2Dto, UpsertResultView } from './dto/lead-upsert.dto';
 import { LeadBulkService } from '../lead-bulk.service';
+import { LeadCallableService } from '../lead-callable.service';
+import { LeadCallableView, presentLeadCallable } from './lead-callable.presenter';
 import { LOOKUP_KEYS } from '../persistence/lead-bulk.repository';
 import { AsyncLeadJobView, LeadV2ListItemView, LeadV2View, presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
@@ -29,6 +31,7 @@ export class LeadsV2Controller {
   constructor(
     private readonly leads: LeadsService,
     private readonly bulk: LeadBulkService,
+    private readonly callableNow: LeadCallableService,
   ) {}
 
   @Post('create')
@@ -126,6 +129,18 @@ export class LeadsV2Controller {
   @ApiIdParam('leadId')
   async update(@Param('leadId', IdPipe) leadId: number, @Body() dto: UpdateLeadV2Dto) {
     await this.leads.updateLead(leadId, toUpdateInput(dto));
+  }
+
+  @Get('callable/:leadId')
+  @ApiOperation({
+    summary: 'Why a lead is or is not callable now (extension): reasons, local time, next callable moment',
+    description: "Reads the lead's zone, its order's schedule, holidays, autodialing and qualified limit. Refuses an id that is not a positive integer (400); 404 when no lead has it.",
+  })
+  @ApiEnvelope(LeadCallableView)
+  @ApiErrors(400, 404)
+  @ApiIdParam('leadId')
+  async callable(@Param('leadId', IdPipe) leadId: number) {
+    return presentLeadCallable(await this.callableNow.callable(leadId));
   }
 
   @Get('detail/:leadId')
