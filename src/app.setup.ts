@@ -14,6 +14,9 @@ type BodyParserRequest = { headers: Record<string, unknown>; url?: string };
 
 const isJsonRequest = (req: BodyParserRequest) => !req.headers['content-type'] || /json/i.test(String(req.headers['content-type']));
 const pathOf = (req: BodyParserRequest) => (req.url ?? '/').split('?')[0];
+const BODY_LIMIT = Symbol('bodyLimit');
+/** The route's body limit, looked up once per request (each parser asks). */
+const bodyLimitOf = (req: BodyParserRequest & { [BODY_LIMIT]?: number }) => (req[BODY_LIMIT] ??= bodyLimitFor(pathOf(req)));
 
 const LIMITS_DESCRIPTION =
   'Limits: each route reads a body up to its own limit (stated on the operation; 413 above it). Before anything else ' +
@@ -58,7 +61,7 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   // taking only the requests whose route has its limit. A request without Content-Type is read
   // as JSON too (API.md: all requests are JSON).
   for (const limit of distinctBodyLimits()) {
-    app.useBodyParser('json', { limit, type: (req: BodyParserRequest) => isJsonRequest(req) && bodyLimitFor(pathOf(req)) === limit });
+    app.useBodyParser('json', { limit, type: (req: BodyParserRequest) => isJsonRequest(req) && bodyLimitOf(req) === limit });
   }
   // Input refused here is answered after authentication (see input-checks.ts).
   app.use(deferBodyErrors);

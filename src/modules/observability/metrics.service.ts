@@ -25,6 +25,11 @@ export class MetricsService {
   private readonly logger = new Logger('Metrics');
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
+  /**
+   * The children of both metrics per route, method and status, bound once: a request then costs
+   * no label validation or object. Bounded like the series themselves (route patterns, not paths).
+   */
+  private readonly series = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<'method' | 'route' | 'status'> }>();
 
   constructor(
     @Inject(DataSource) private readonly ds: DataSource,
@@ -94,8 +99,14 @@ export class MetricsService {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.duration.observe(labels, seconds);
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(seconds);
   }
 }
