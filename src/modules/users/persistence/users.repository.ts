@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, Repository } from 'typeorm';
+import { definedFields } from '../../../common/defined-fields';
 import { AccessGroup, User, UserFields } from '../domain/user';
 import { UserEntity } from './user.entity';
 
@@ -25,8 +26,7 @@ export class UsersRepository {
 
   async listPage(filter: UserFilter, offset: number, limit: number): Promise<{ rows: User[]; total: number }> {
     const [rows, total] = await this.users().findAndCount({
-      // TypeORM refuses undefined in a where: only the filters given.
-      where: { ...(filter.accessGroup !== undefined && { accessGroup: filter.accessGroup }), ...(filter.isActive !== undefined && { isActive: filter.isActive }) },
+      where: definedFields(filter),
       order: { id: 'ASC' },
       skip: offset,
       take: limit,
@@ -48,7 +48,7 @@ export class UsersRepository {
 
   /** Changes the given fields (and updated_at); false when no such user. A taken e-mail raises a unique violation of USER_EMAIL_INDEX. */
   async update(id: number, patch: Partial<UserFields>): Promise<boolean> {
-    const result = await this.users().update({ id }, patch);
+    const result = await this.users().update({ id }, definedFields(patch));
     return (result.affected ?? 0) > 0;
   }
 }
