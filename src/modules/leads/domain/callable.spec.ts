@@ -43,6 +43,8 @@ describe('explainCallable', () => {
     expect(r.reasons).toEqual(['holiday', 'outside_hours']);
     expect(r.nextCallableAt).toEqual(new Date('2026-03-11T03:30:00Z'));
     expect(explainCallable(facts({ holidays: ['2026-03-10'] })).reasons).toEqual(['holiday']);
+    // A holiday has no hours: a later planned call is not "not yet due" on it.
+    expect(explainCallable(facts({ holidays: ['2026-03-10'], planningCallAt: new Date('2026-03-11T03:30:00Z') })).reasons).toEqual(['holiday']);
   });
 
   it('outside_hours before the window: next is 09:00 local', () => {

@@ -68,9 +68,11 @@ export function explainCallable(f: CallableFacts): Callability {
   if (noSchedule) reasons.push('no_schedule');
   const today = insideWindow(f.zone, f.schedule, now);
   if (!today.hasWindow) reasons.push('day_off');
-  if (holidayDays(f.holidays).has(localDayStart(f.zone, now))) reasons.push('holiday');
+  const holiday = holidayDays(f.holidays).has(localDayStart(f.zone, now));
+  if (holiday) reasons.push('holiday');
   if (today.hasWindow && !today.inside) reasons.push('outside_hours');
-  if (today.inside && f.planningCallAt !== null && f.planningCallAt.getTime() > now) reasons.push('not_yet_due');
+  // Inside hours: in today's window on a working day (a holiday has no hours).
+  if (today.inside && !holiday && f.planningCallAt !== null && f.planningCallAt.getTime() > now) reasons.push('not_yet_due');
   if (f.planningCallAt === null) reasons.push('dialing_stopped');
   if (!f.autoDialingEnabled) reasons.push('order_autodialing_disabled');
   const limitReached = f.qualifiedLeadsPerDayLimit !== null && f.qualifiedToday >= f.qualifiedLeadsPerDayLimit;
