@@ -27,15 +27,18 @@ describe('a row and its job in one statement', () => {
     await t.close();
   });
 
-  it('inserts the row and the job with one statement and no transaction of its own', async () => {
+  it('inserts the row and the job with one named statement and no transaction of its own', async () => {
     const transaction = jest.spyOn(t.ds, 'transaction');
-    const query = jest.spyOn(t.ds, 'query');
+    const pool = (t.ds.driver as unknown as { master: { query: (...a: unknown[]) => unknown } }).master;
+    const query = jest.spyOn(pool, 'query');
     const id = randomUUID();
     try {
       expect(await queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: order.id }, id, statement(id))).toBe(true);
       expect(transaction).not.toHaveBeenCalled();
       expect(query).toHaveBeenCalledTimes(1);
-      expect(String(query.mock.calls[0][0])).toMatch(/^WITH caller_row AS \(INSERT INTO lead_async_job/);
+      const config = query.mock.calls[0][0] as { name: string; text: string };
+      expect(config.name).toMatch(/^row_with_job_\d+$/);
+      expect(config.text).toMatch(/^WITH caller_row AS \(INSERT INTO lead_async_job/);
     } finally {
       transaction.mockRestore();
       query.mockRestore();

@@ -6,6 +6,7 @@ import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { databaseUnavailableReason, sqlState } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DATABASE_URL } from '../../database/tokens';
+import { type PreparedStatement, queryPrepared } from '../../database/prepared-query';
 import { withRowCte } from './row-with-job';
 
 export interface QueueDefinition<T> {
@@ -27,6 +28,24 @@ export interface QueueConsumerReport {
   queue_name: string;
   success: boolean;
   data: { current_consumers_count: number; needle_consumers_count: number; backlog: number };
+}
+
+/**
+ * The merged statements of sendWithRow, by pg-boss's statement and the row's: built once, run as
+ * named statements (pg-boss's insert is long; parsing and planning it was most of an accept's
+ * PostgreSQL time). Module-wide, so a name always stands for one text on any connection.
+ */
+const mergedStatements = new Map<string, PreparedStatement | null>();
+
+function mergedStatement(jobInsert: string, rowInsert: string): PreparedStatement | null {
+  const key = `${rowInsert}\u0000${jobInsert}`;
+  let statement = mergedStatements.get(key);
+  if (statement === undefined) {
+    const text = withRowCte(jobInsert, rowInsert);
+    statement = text === null ? null : { name: `row_with_job_${mergedStatements.size + 1}`, text };
+    mergedStatements.set(key, statement);
+  }
+  return statement;
 }
 
 const HEARTBEAT_MS = 10_000;
@@ -165,12 +184,12 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     let shaped = true;
     const db = {
       executeSql: async (text: string, values?: unknown[]) => {
-        const merged = values?.length === 1 ? withRowCte(text, row.sql) : null;
+        const merged = values?.length === 1 ? mergedStatement(text, row.sql) : null;
         if (!merged) {
           shaped = false;
           return { rows: [] };
         }
-        return { rows: (await this.ds.query(merged, [values![0], ...row.values])) as unknown[] };
+        return { rows: await queryPrepared(this.ds, merged, [values![0], ...row.values]) };
       },
     };
     // Null when nothing was inserted: the row existed already (then no job either).
