@@ -6,7 +6,15 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * is presented, including columns added later (a new lead field normally shows in v2).
  */
 const LEAD_UNPRESENTED_COLUMNS = [
-  'updated_at', 'attempt_count', 'job_id', 'qualified_at', 'previous_lead_id', 'next_lead_id', 'messenger_id', 'selection_type', 'city',
+  'updated_at',
+  'attempt_count',
+  'job_id',
+  'qualified_at',
+  'previous_lead_id',
+  'next_lead_id',
+  'messenger_id',
+  'selection_type',
+  'city',
   'additional_params',
 ];
 const UNPRESENTED = `ARRAY[${LEAD_UNPRESENTED_COLUMNS.map((c) => `'${c}'`).join(', ')}]`;
@@ -94,7 +102,9 @@ export class Events1763900000000 implements MigrationInterface {
           FROM new_rows n ORDER BY n.id;
         RETURN NULL;
       END $$`);
-    await q.query(`CREATE TRIGGER event_lead_ins AFTER INSERT ON lead REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION event_on_lead_insert()`);
+    await q.query(
+      `CREATE TRIGGER event_lead_ins AFTER INSERT ON lead REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION event_on_lead_insert()`,
+    );
 
     // Updates: the trigger's WHEN (evaluated without calling the function) drops updates that leave every presented column as it was.
     await q.query(`
@@ -123,7 +133,9 @@ export class Events1763900000000 implements MigrationInterface {
         SELECT 'call.created', n.order_id, jsonb_build_object('row', to_jsonb(n)) FROM new_rows n ORDER BY n.id;
         RETURN NULL;
       END $$`);
-    await q.query(`CREATE TRIGGER event_call_ins AFTER INSERT ON call REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION event_on_call_insert()`);
+    await q.query(
+      `CREATE TRIGGER event_call_ins AFTER INSERT ON call REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION event_on_call_insert()`,
+    );
 
     // An accepted async create that failed, however it was marked failed (validation, retries exhausted, lost job).
     await q.query(`

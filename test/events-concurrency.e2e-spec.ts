@@ -24,7 +24,11 @@ interface Change {
 describe('events: the feed under concurrent writers', () => {
   let t: TestApp;
   let order: TestOrder;
-  const post = (path: string, body: unknown) => request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body as object);
+  const post = (path: string, body: unknown) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', t.apiKey)
+      .send(body as object);
 
   beforeAll(async () => {
     t = await createTestApp({ ORDER_SETTINGS_CACHE_TTL_MS: '0', DB_POOL_SIZE: '30' });
@@ -100,7 +104,7 @@ describe('events: the feed under concurrent writers', () => {
     const positions = seen.map((e) => e.position);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     const reread: FeedEvent[] = [];
-    for (let after = head; ; ) {
+    for (let after = head; ;) {
       const page = await feedPage(t, { after, limit: 1000, 'types[]': ['lead.created', 'lead.updated'] });
       if (page.list.length === 0) break;
       reread.push(...page.list);

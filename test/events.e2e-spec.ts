@@ -10,7 +10,11 @@ import { createTestApp, TestApp } from './support/test-app';
 describe('events: the feed', () => {
   let t: TestApp;
   let order: TestOrder;
-  const post = (path: string, body: unknown) => request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body as object);
+  const post = (path: string, body: unknown) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', t.apiKey)
+      .send(body as object);
   const get = (path: string) => request(t.http).get(path).set('X-Api-Key', t.apiKey);
   const detail = async (id: number) => (await get(`/v2/lead/detail/${id}/`).expect(200)).body.data;
   const ofLead = (id: number) => (e: FeedEvent) => e.data.lead?.id === id;
@@ -122,7 +126,12 @@ describe('events: the feed', () => {
     const group = await createCallAttemptGroup(t, { intervals: [5, 60] });
     const callOrder = (
       await post('/v2/order/create/', {
-        serviceTitle: 'ev', title: 'Events calls', status: 'info', sipEndpointIds: [sipId], callAttemptGroupId: group, callSchedule: ANY_TIME,
+        serviceTitle: 'ev',
+        title: 'Events calls',
+        status: 'info',
+        sipEndpointIds: [sipId],
+        callAttemptGroupId: group,
+        callSchedule: ANY_TIME,
       }).expect(200)
     ).body.data.id;
     const code = (await get(`/v2/order/detail/${callOrder}/`).expect(200)).body.data.code;

@@ -1,5 +1,5 @@
 import { presentLeadV2 } from '../../leads/http/lead.presenter';
-import { changedFields, isEventType, LEAD_COLUMN_FIELDS, leadChangedFields, snapshotDate } from './event';
+import { changedFields, isEventType, leadChangedFields, snapshotDate } from './event';
 import { callFromSnapshot, leadFromSnapshot } from './snapshots';
 
 /** A lead row as `to_jsonb` stores it (bigints as text, as the trigger writes them). */
@@ -88,14 +88,40 @@ describe('row snapshots', () => {
 
   it('read a call row as the Call shape', () => {
     const call = callFromSnapshot({
-      id: 5, order_id: 3, lead_id: 12, user_id: null, sip_endpoint_id: 2, status_id: 1, finish_initiator: 'client', direction: 'outgoing',
-      total_duration_seconds: 40, wait_time_duration_seconds: 10, talk_time_duration_seconds: 30, is_predictive: false,
-      client_phone: '79161234567', has_records: true, callback_requested: false, platform_call_id: 'x', created_at: '2026-11-23T22:00:00+00:00',
+      id: 5,
+      order_id: 3,
+      lead_id: 12,
+      user_id: null,
+      sip_endpoint_id: 2,
+      status_id: 1,
+      finish_initiator: 'client',
+      direction: 'outgoing',
+      total_duration_seconds: 40,
+      wait_time_duration_seconds: 10,
+      talk_time_duration_seconds: 30,
+      is_predictive: false,
+      client_phone: '79161234567',
+      has_records: true,
+      callback_requested: false,
+      platform_call_id: 'x',
+      created_at: '2026-11-23T22:00:00+00:00',
     });
     expect(call).toEqual({
-      id: 5, orderId: 3, leadId: 12, userId: null, sipEndpointId: 2, statusId: 1, finishInitiator: 'client', direction: 'outgoing',
-      totalDurationSeconds: 40, waitTimeDurationSeconds: 10, talkTimeDurationSeconds: 30, isPredictive: false, clientPhone: '79161234567',
-      hasRecords: true, createdAt: new Date('2026-11-23T22:00:00Z'),
+      id: 5,
+      orderId: 3,
+      leadId: 12,
+      userId: null,
+      sipEndpointId: 2,
+      statusId: 1,
+      finishInitiator: 'client',
+      direction: 'outgoing',
+      totalDurationSeconds: 40,
+      waitTimeDurationSeconds: 10,
+      talkTimeDurationSeconds: 30,
+      isPredictive: false,
+      clientPhone: '79161234567',
+      hasRecords: true,
+      createdAt: new Date('2026-11-23T22:00:00Z'),
     });
   });
 

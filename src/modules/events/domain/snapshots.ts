@@ -5,7 +5,8 @@ import { snapshotDate } from './event';
 /** A row as the triggers store it: `to_jsonb(row)`, column names as keys, bigints as text. */
 export type RowSnapshot = Record<string, unknown>;
 
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+/** A text column (or a bigint written as text) of the snapshot. */
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
 const num = (v: unknown): number => Number(v);
 
 /** The lead domain shape of a `lead` row snapshot; `orderCode` is looked up apart (the row has the order id). */

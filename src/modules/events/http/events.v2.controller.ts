@@ -15,7 +15,7 @@ export class EventsV2Controller {
   @ApiOperation({
     summary: 'The event feed: events after a position, in commit order; data is {list, next}',
     description:
-      'Follow it by passing each page\'s `next` as `after` (an empty list returns the same `after`). It never skips: an event appears only once ' +
+      "Follow it by passing each page's `next` as `after` (an empty list returns the same `after`). It never skips: an event appears only once " +
       'nothing before it can still commit, so every committed change is seen exactly once, in commit order. ' +
       'Refuses with 400 an `after` below 0, a limit outside 1..1000, an unknown type or a bad order id; 410 when `after` is older than the ' +
       'retained events (EVENT_RETENTION_DAYS).',

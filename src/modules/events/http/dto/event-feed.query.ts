@@ -10,7 +10,7 @@ export const FEED_LIMIT_DEFAULT = 100;
 /** `types[]=a&types[]=b`, `types=a&types=b`, `types=a,b`: one list of strings. */
 function toStringArray(value: unknown): unknown {
   if (value === undefined || value === null || value === '') return undefined;
-  const items = Array.isArray(value) ? value : typeof value === 'object' ? Object.values(value) : [value];
+  const items: unknown[] = Array.isArray(value) ? value : typeof value === 'object' ? Object.values(value) : [value];
   return items.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).filter((v) => v !== '');
 }
 
@@ -39,7 +39,12 @@ export class EventFeedQuery {
   @IsIn(EVENT_TYPES, { each: true, message: `each value in types must be one of: ${EVENT_TYPES.join(', ')}` })
   types?: EventType[];
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER, description: `only events of these orders; at most ${MAX_IDS_PER_FILTER}` })
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    maxItems: MAX_IDS_PER_FILTER,
+    description: `only events of these orders; at most ${MAX_IDS_PER_FILTER}`,
+  })
   @PositiveIds()
   orderIds?: number[];
 }
