@@ -33,6 +33,9 @@ export interface LeadLookupFilter {
   keys: Partial<Record<LookupKey, string>>;
 }
 
+/** lock_timeout and statement_timeout of a batch insert's transaction. */
+const BATCH_TIMEOUT_SECONDS = 60;
+
 const upsertLockKey = (orderId: number, key: LookupKey, value: string) => `lead-upsert:${orderId}:${key}:${value}`;
 
 /** One batch row as jsonb: keyed by lead column, so `jsonb_populate_record(NULL::lead, ...)` types every value. */
@@ -50,7 +53,7 @@ function rowJson(row: BatchRow): Record<string, unknown> {
 @Injectable()
 export class LeadBulkRepository {
   /**
-   * Inserts a batch in `m`'s transaction with two statements, whatever its size. First the
+   * Inserts a batch in `m`'s transaction with three statements, whatever its size. First the
    * (order, phone) locks of every distinct phone, the keys the single create locks, in sorted
    * order (two batches sharing phones cannot deadlock; a single create takes one of them). Then,
    * in one statement with a new snapshot (it sees every create that held those locks before):
@@ -64,6 +67,10 @@ export class LeadBulkRepository {
   async insertBatch(m: EntityManager, rows: BatchRow[], since: Date | null): Promise<Map<number, number>> {
     if (rows.length === 0) return new Map();
     const keys = [...new Set(rows.map((r) => phoneLockKey(r.lead.orderId, r.lead.phone)))].sort();
+    // A batch may wait for another holding some of its phones until that one commits, and its
+    // insert is a thousand creates' work: the pool's per-statement limits (sized for one lead)
+    // are scaled for this transaction only.
+    await m.query(`SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true)`, [`${BATCH_TIMEOUT_SECONDS}s`]);
     await m.query(
       `SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked`,
       [keys],
