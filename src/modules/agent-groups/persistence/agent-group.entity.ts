@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from '../../users/persistence/user.entity';
+import type { AgentGroupNames } from '../domain/agent-group';
 
 /** `agent_group`: a named group of agents; `names` holds the title per interface language. */
 @Entity('agent_group')
@@ -8,7 +9,7 @@ export class AgentGroupEntity {
   id: number;
 
   @Column({ type: 'jsonb', default: () => `'{}'` })
-  names: Record<string, string>;
+  names: Partial<AgentGroupNames>;
 
   @Column({ type: 'integer', default: 0 })
   createdBy: number;
