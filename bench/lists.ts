@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source';
 import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../src/modules/calls/persistence/call-counters';
 import { LEAD_COUNTERS } from '../src/modules/leads/persistence/lead-counters';
+import { LEAD_PLANNING_COUNTERS } from '../src/modules/leads/persistence/lead-planning-counters';
 import { ChildServer, startChild } from './support/child';
 import { BenchCluster, BenchDatabase, cloneBenchDatabase, createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { mdRow } from './support/measured-load';
@@ -165,9 +166,10 @@ async function measureCase(targets: Target[], paths: string[], statements: boole
   const get = async (i: number) => {
     const started = performance.now();
     const res = await fetch(`${targets[i].url}${paths[i]}`, { headers: { 'x-api-key': targets[i].apiKey } });
-    const body = (await res.json()) as { data: { total: number } };
+    const body = (await res.json()) as { data: { total?: number; leads?: { total: number } } };
     if (res.status !== 200) throw new Error(`${paths[i]}: HTTP ${res.status} ${JSON.stringify(body)}`);
-    totals[i] = body.data.total;
+    // Lists answer `total`; the order stats `leads.total`.
+    totals[i] = body.data.total ?? body.data.leads?.total ?? -1;
     return performance.now() - started;
   };
   for (let i = 0; i < WARMUP; i++) for (let t = 0; t < targets.length; t++) await get(t);
@@ -202,9 +204,9 @@ async function compactAndAnalyze(url: string, pool: Pool): Promise<void> {
   const ds = await new DataSource(dataSourceOptions(url, { logging: ['error'] })).initialize();
   try {
     for (;;) {
-      for (const set of [LEAD_COUNTERS, CALL_COUNTERS, CALL_USER_COUNTERS]) while ((await set.compact(ds, 50_000)) > 0);
+      for (const set of [LEAD_COUNTERS, LEAD_PLANNING_COUNTERS, CALL_COUNTERS, CALL_USER_COUNTERS]) while ((await set.compact(ds, 50_000)) > 0);
       const [{ n }] = (await pool.query(
-        `SELECT (SELECT count(*) FROM lead_count_delta) + (SELECT count(*) FROM call_count_delta) + (SELECT count(*) FROM call_user_count_delta) AS n`,
+        `SELECT (SELECT count(*) FROM lead_count_delta) + (SELECT count(*) FROM lead_planning_count_delta) + (SELECT count(*) FROM call_count_delta) + (SELECT count(*) FROM call_user_count_delta) AS n`,
       )).rows;
       if (Number(n) === 0) break;
       await new Promise((r) => setTimeout(r, 200));
@@ -274,6 +276,14 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
         const limit = Math.max(1, Math.min(LIMIT, exact[0] - offset));
         const measured = await measureCase(targets, perSize.map((cs) => `${path}?${queryString(cs[c].filter, limit)}`), cluster.statements);
         results[kind][name] = measured.map((r, i) => ({ ...r, limit, exact: exact[i] }));
+      }
+      // The order stats (issue 14): counters and indexed ranges, so the same cost at every size.
+      for (const [which, orderId] of [['big order (~24%)', pop.zipf[0]], ['small order (~0.8%)', pop.zipf[29]]] as const) {
+        const name = `GET /v2/order/stats/: ${which}`;
+        if (kind !== 'leads' || !CASES.test(name)) continue;
+        const exact = await Promise.all(pools.map((p) => exactCount(p, 'leads', { orderIds: [orderId] })));
+        const measured = await measureCase(targets, sizes.map(() => `/v2/order/stats/${orderId}/`), cluster.statements);
+        results.leads[name] = measured.map((r, i) => ({ ...r, limit: 0, exact: exact[i] }));
       }
     }
   } finally {
