@@ -1,4 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import type { CustomFieldType, Essence } from '../domain/custom-value';
 
 /** `custom_field`: an extra field of leads or orders (`essence`), its values kept in their `custom_values`. */
 @Entity('custom_field')
@@ -13,10 +14,10 @@ export class CustomFieldEntity {
   title: string;
 
   @Column({ type: 'varchar', length: 16 })
-  type: string;
+  type: CustomFieldType;
 
   @Column({ type: 'varchar', length: 16 })
-  essence: string;
+  essence: Essence;
 
   @Column({ type: 'integer', default: 100 })
   sort: number;
