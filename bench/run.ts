@@ -4,6 +4,7 @@ import { leadCreateBench } from './lead-create';
 import { listsBench } from './lists';
 import { observabilityBench } from './observability';
 import { rateLimitBench } from './rate-limit';
+import { webhooksBench } from './webhooks';
 import { BenchSection, writeResults } from './support/report';
 
 /**
@@ -20,6 +21,7 @@ const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   'auth-cache': authCacheBench,
   'rate-limit': rateLimitBench,
   observability: observabilityBench,
+  webhooks: webhooksBench,
 };
 const DEFAULT = ['lead-create', 'lists'];
 
