@@ -122,7 +122,7 @@ describe('job recovery: no accepted job stays queued', () => {
   it("logs a job's final failure as its id, attempts and error class, never the error's message", async () => {
     const phone = '+79161234567';
     const jobId = await accept(leadBody(order, { phone }));
-    const insert = jest.spyOn(t.app.get(LeadsRepository), 'insertLinked').mockRejectedValueOnce(new Error(`Failing row contains (${phone}, Anna)`));
+    const insert = jest.spyOn(t.app.get(LeadsRepository), 'insertLinkedForJob').mockRejectedValueOnce(new Error(`Failing row contains (${phone}, Anna)`));
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     try {
       await t.app.get(LeadsService).processCreateJob(jobId, LEAD_CREATE_RETRY_LIMIT);

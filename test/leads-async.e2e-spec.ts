@@ -104,7 +104,7 @@ describe('asynchronous lead creation', () => {
 
   it('retries a transient failure and marks the job failed after the last attempt', async () => {
     const repo = t.app.get(LeadsRepository);
-    const spy = jest.spyOn(repo, 'insertLinked').mockRejectedValueOnce(new Error('connection reset (simulated)'));
+    const spy = jest.spyOn(repo, 'insertLinkedForJob').mockRejectedValueOnce(new Error('connection reset (simulated)'));
     try {
       const res = await post('/v2/lead/create-async/', leadBody(order)).expect(200);
       const job = await waitForJob(t, res.headers['x-job-id']);

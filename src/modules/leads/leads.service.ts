@@ -159,11 +159,8 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
         }
         throw err;
       }
-      await this.workerDb.transaction(async (m) => {
-        if ((await this.jobs.lockState(m, jobId)) !== 'queued') return;
-        const id = await this.insertLinked(m, lead, jobId);
-        await this.jobs.markDone(m, jobId, id);
-      });
+      // One statement on the workers' pool: the job row locked while queued, the lead created and linked, the job done.
+      await this.repo.insertLinkedForJob(this.workerDb, lead, { since: duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays), jobId });
     } catch (err) {
       if (retryCount >= LEAD_CREATE_RETRY_LIMIT) {
         // The error's class and code only: its message can quote the lead's values.

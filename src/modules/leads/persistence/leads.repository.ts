@@ -31,6 +31,30 @@ const leadCreateCall = (): PreparedStatement =>
     text: `SELECT lead_create(${Array.from({ length: 3 + INSERT_COLUMNS.length }, (_, i) => `$${i + 1}`).join(', ')}) AS id`,
   });
 
+/** `lead_create`'s arguments: the lock key, window and job id, then the insert columns. */
+function leadCreateValues(lead: NewLead, link: { since: Date | null; jobId: string | null }): unknown[] {
+  return [
+    phoneLockKey(lead.orderId, lead.phone),
+    link.since,
+    link.jobId,
+    ...INSERT_COLUMNS.map(([, field]) => (field === 'customValues' ? JSON.stringify(lead.customValues) : (lead[field] ?? null))),
+  ];
+}
+
+/** insertLinkedForJob's statement: the job row locked while queued, lead_create, the job marked done ($3 is the job id). */
+let leadCreateForJobStatement: PreparedStatement | undefined;
+const leadCreateForJob = (): PreparedStatement =>
+  (leadCreateForJobStatement ??= {
+    name: 'lead_create_for_job',
+    text: `WITH job AS (SELECT id FROM lead_async_job WHERE id = $3 AND state = 'queued' FOR UPDATE),
+      created AS (${leadCreateCall().text.replace(/ AS id$/, ' AS id FROM job')}),
+      done AS (
+        UPDATE lead_async_job j SET state = 'done', lead_id = created.id, errors = '[]', finished_at = now()
+        FROM created WHERE j.id = $3 AND created.id IS NOT NULL RETURNING j.id
+      )
+      SELECT EXISTS (SELECT 1 FROM job) AS queued, (SELECT id FROM created) AS "leadId", EXISTS (SELECT 1 FROM done) AS done`,
+  });
+
 /** The detail read, prepared once per connection (planning it was most of its PostgreSQL time). */
 const LEAD_DETAIL: PreparedStatement = {
   name: 'lead_detail',
@@ -147,17 +171,27 @@ export class LeadsRepository {
    * transaction's start time. Measured against the four statements it replaces: bench/lead-create.ts.
    */
   async insertLinked(db: Queryable, lead: NewLead, link: { since: Date | null; jobId: string | null }): Promise<number> {
-    const values: unknown[] = [
-      phoneLockKey(lead.orderId, lead.phone),
-      link.since,
-      link.jobId,
-      ...INSERT_COLUMNS.map(([, field]) => (field === 'customValues' ? JSON.stringify(lead.customValues) : (lead[field] ?? null))),
-    ];
     // Prepared once per connection when `db` is the DataSource (the sync create); in a transaction, on its connection.
-    const rows = await queryPrepared<{ id: number | null }>(db, leadCreateCall(), values);
+    const rows = await queryPrepared<{ id: number | null }>(db, leadCreateCall(), leadCreateValues(lead, link));
     // Null only if a job's insert conflicted and its lead is still not visible: not expected, never silent.
     if (rows[0].id === null) throw new Error(`lead of job ${link.jobId} neither inserted nor found`);
     return rows[0].id;
+  }
+
+  /**
+   * An asynchronous job's lead in one statement, its own transaction (the worker's drain): locks
+   * the job row while it is still `queued` (a job delivered twice waits here, then finds it done),
+   * creates and links the lead as insertLinked does (lead_create returns the lead a retried job
+   * already made), and marks the job done with the lead's id. Null when the job is no longer queued.
+   * lead_create's statements take their own snapshots (a volatile function), so linking sees the
+   * creates committed before it as in its own transaction.
+   */
+  async insertLinkedForJob(db: DataSource | Queryable, lead: NewLead, link: { since: Date | null; jobId: string }): Promise<number | null> {
+    const rows = await queryPrepared<{ queued: boolean; leadId: number | null; done: boolean }>(db, leadCreateForJob(), leadCreateValues(lead, link));
+    const { queued, leadId, done } = rows[0];
+    if (!queued) return null;
+    if (leadId === null || !done) throw new Error(`lead of job ${link.jobId} neither inserted nor found`);
+    return leadId;
   }
 
   async findById(id: number): Promise<Lead | null> {
