@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import request from 'supertest';
 import { createLead, createLeadOrder, TestOrder } from './factories/leads';
 import { createCallAttemptGroup, createSipEndpoint, createUser } from './factories/reference';
+import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** Issue 14: a lead's IANA zone, its resolution order, and planning in the zone's real rules. */
@@ -144,5 +145,34 @@ describe('lead time zones', () => {
       // Inside the window: due as is (17:59 EDT is 21:59Z).
       expect(await redialAfter('2026-03-08T20:59:00Z')).toBe('2026-03-08T21:59:00+00:00');
     });
+  });
+});
+
+describe('demo dataset: leads of fractional and DST zones', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.get(DemoSeeder).run();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('has leads in Kolkata, Kathmandu, St. John’s, New York, Lord Howe and Chatham, each planned inside its window in real local time', async () => {
+    const rows: { zone: string; n: number }[] = await t.ds.query(`SELECT time_zone AS zone, count(*)::int AS n FROM lead WHERE time_zone IS NOT NULL GROUP BY 1`);
+    const zones = new Set(rows.map((r) => r.zone));
+    for (const z of ['Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'America/New_York', 'Australia/Lord_Howe', 'Pacific/Chatham']) expect(zones).toContain(z);
+    const planned: { zone: string; at: Date; schedule: [string, string][] | []; ignore: boolean }[] = await t.ds.query(
+      `SELECT l.time_zone AS zone, l.planning_call_at AS at, o.call_schedule AS schedule, o.ignore_lead_timezone AS ignore
+         FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.time_zone IS NOT NULL AND l.planning_call_at IS NOT NULL`,
+    );
+    expect(planned.length).toBeGreaterThan(5);
+    for (const p of planned.filter((x) => !x.ignore)) {
+      const local = DateTime.fromJSDate(p.at, { zone: p.zone });
+      const window = p.schedule[local.weekday - 1] as [string, string];
+      expect(window).toHaveLength(2);
+      // "HH:mm" strings compare as times ("24:00" ends the day).
+      expect(local.toFormat('HH:mm') >= window[0] && local.toFormat('HH:mm') < window[1]).toBe(true);
+    }
   });
 });

@@ -44,11 +44,43 @@ const PHONE_LAYOUTS: Record<string, (r: Rand) => string> = {
 };
 
 function phoneOf(r: Rand, country: string): string {
-  for (;;) {
+  for (let attempt = 0; attempt < 1000; attempt++) {
     const candidate = PHONE_LAYOUTS[country](r);
     const parsed = normalisePhone(candidate);
     if (parsed.ok) return parsed.e164;
   }
+  throw new Error(`no valid demo phone for ${country}`);
+}
+
+/** Mobile layouts of the time-zone demo leads' countries (issue 14). */
+const ZONE_PHONE_LAYOUTS: Record<string, (r: Rand) => string> = {
+  IN: (r) => `+91${pick(r, ['98', '99', '97'])}${digits(r, 8)}`,
+  NP: (r) => `+97798${digits(r, 8)}`,
+  CA: (r) => `+1709${pick(r, ['2', '5', '7'])}${digits(r, 6)}`,
+  US: (r) => `+1${pick(r, ['212', '917'])}${pick(r, ['2', '5', '7'])}${digits(r, 6)}`,
+  AU: (r) => `+614${pick(r, ['00', '12', '38'])}${digits(r, 6)}`,
+  NZ: (r) => `+6421${digits(r, 7)}`,
+};
+/**
+ * Every tenth demo lead lives in a fractional or DST zone: India (+5:30) and Nepal (+5:45) from
+ * their phone's single zone; Newfoundland (-3:30/-2:30), New York, Lord Howe (+10:30/+11, a
+ * half-hour DST) and the Chatham Islands (+12:45/+13:45) sent as timeZone (their countries have several zones).
+ */
+const ZONED_DEMO_LEADS: { country: string; timeZone?: string }[] = [
+  { country: 'IN' },
+  { country: 'NP' },
+  { country: 'CA', timeZone: 'America/St_Johns' },
+  { country: 'US', timeZone: 'America/New_York' },
+  { country: 'AU', timeZone: 'Australia/Lord_Howe' },
+  { country: 'NZ', timeZone: 'Pacific/Chatham' },
+];
+
+function zonePhoneOf(r: Rand, country: string): string {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const parsed = normalisePhone(ZONE_PHONE_LAYOUTS[country](r));
+    if (parsed.ok) return parsed.e164;
+  }
+  throw new Error(`no valid demo phone for ${country}`);
 }
 
 const RU_NAMES = ['Анна Петрова', 'Иван Соколов', 'Мария Кузнецова', 'Дмитрий Орлов', 'Елена Волкова', 'Алексей Морозов', 'Ольга Лебедева', 'Сергей Новиков', 'Татьяна Павлова', 'Николай Фёдоров', 'Наталья Егорова', 'Павел Козлов'];
@@ -110,6 +142,8 @@ export class LeadsDemoSeed {
     const catalogue: LeadStatus[] = await this.statuses.leadStatuses(m);
     const now = new Date();
     const r = seededRandom(20261122);
+    // Its own stream: the zoned leads leave every other demo value as it was.
+    const rz = seededRandom(14);
 
     const leads: SeedLead[] = [];
     const phonesByOrder = new Map<number, string[]>();
@@ -119,7 +153,9 @@ export class LeadsDemoSeed {
       const profile = profileOf.get(order.id) ?? NO_PROFILE;
       const known = phonesByOrder.get(order.id) ?? [];
       const country = en ? weighted(r, [['GB', 6], ['US', 3], ['DE', 2]]) : weighted(r, [['RU', 12], ['KZ', 2], ['BY', 2], ['UA', 1], ['UZ', 1]]);
-      const phone = known.length > 0 && r() < SECONDARY_SHARE ? pick(r, known) : phoneOf(r, country);
+      const usual = known.length > 0 && r() < SECONDARY_SHARE ? pick(r, known) : phoneOf(r, country);
+      const zoned = i % 10 === 3 ? ZONED_DEMO_LEADS[Math.floor(i / 10) % ZONED_DEMO_LEADS.length] : null;
+      const phone = zoned ? zonePhoneOf(rz, zoned.country) : usual;
       phonesByOrder.set(order.id, [...known, phone]);
       const source = weighted(r, SOURCE_WEIGHTS);
       const leadType = r() < 0.85 ? 'straight' : 'selection';
@@ -142,6 +178,7 @@ export class LeadsDemoSeed {
         adCampaignId: source !== 'organic' && source !== 'non-organic' ? `cmp-2026-${String(1 + Math.floor(r() * 40)).padStart(3, '0')}` : undefined,
         messengerUserName: r() < 0.2 ? `user${digits(r, 5)}` : undefined,
         socialAId: r() < 0.15 ? String(1 + Math.floor(r() * 900_000_000)) : undefined,
+        timeZone: zoned?.timeZone,
       };
       const built = buildNewLead(input, { order, statuses: catalogue, customValues: values, now });
       if (!built.ok) throw new Error(`demo lead ${i}: ${JSON.stringify(built.errors)}`);
@@ -169,14 +206,14 @@ export class LeadsDemoSeed {
   private async insert(m: EntityManager, leads: SeedLead[]): Promise<number[]> {
     const columns = [
       'order_id', 'phone', 'lead_type', 'status_id', 'name', 'source_comment', 'ip', 'external_id_crm_a', 'create_method', 'source',
-      'planning_call_at', 'priority', 'utc_offset', 'social_a_id', 'messenger_user_name', 'ad_campaign_id', 'custom_values',
+      'planning_call_at', 'priority', 'utc_offset', 'time_zone', 'social_a_id', 'messenger_user_name', 'ad_campaign_id', 'custom_values',
       'qualified_at', 'selection_type', 'city', 'created_at', 'updated_at',
     ];
     const params: unknown[] = [];
     const tuples = leads.map(({ lead: l, createdAt, qualifiedAt, selectionType, city }) => {
       const values = [
         l.orderId, l.phone, l.leadType, l.statusId, l.name, l.sourceComment, l.ip, l.externalIdCrmA, l.createMethod, l.source,
-        l.planningCallAt, l.priority, l.utcOffset, l.socialAId, l.messengerUserName, l.adCampaignId, JSON.stringify(l.customValues),
+        l.planningCallAt, l.priority, l.utcOffset, l.timeZone ?? null, l.socialAId, l.messengerUserName, l.adCampaignId, JSON.stringify(l.customValues),
         qualifiedAt, selectionType, city, createdAt, qualifiedAt ?? createdAt,
       ];
       const start = params.length;

@@ -129,6 +129,8 @@ export const DEMO_ORDERS: DemoOrder[] = [
     sipEndpointUsageScheme: 'even_loaded_daily',
     agentLeadEditMode: 'never',
     defaultUtcOffset: 0,
+    // Its day and its leads without a zone of their own follow London's real rules (GMT/BST).
+    defaultTimeZone: 'Europe/London',
     transferNumbers: [
       { number: '+442071234500', names: { gb: 'Escalation desk', ru: 'Старший смены' } },
       { number: '+442071234501', names: { gb: 'Billing' } },
