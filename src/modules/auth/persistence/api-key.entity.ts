@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import type { Scope } from '../domain/api-key';
 
 /** `api_key`: integrators' keys, stored as a prefix (to find it) and a SHA-256 hash (to check it). */
 @Entity('api_key')
@@ -20,7 +21,7 @@ export class ApiKeyEntity {
   keyHash: string;
 
   @Column({ type: 'text', array: true })
-  scopes: string[];
+  scopes: Scope[];
 
   @CreateDateColumn({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

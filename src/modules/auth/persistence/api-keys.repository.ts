@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Raw, Repository } from 'typeorm';
 import { Scope } from '../domain/api-key';
+import { ApiKeyEntity } from './api-key.entity';
 
 export interface ApiKeyRow {
   id: number;
@@ -13,72 +14,81 @@ export interface ApiKeyRow {
   lastUsedAt: Date | null;
 }
 
-const COLUMNS = `id, name, key_hash AS "keyHash", scopes, created_at AS "createdAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"`;
-/** A key authenticates until its revocation time (a revocation may be scheduled ahead: rotation grace). */
-const ACTIVE = `(revoked_at IS NULL OR revoked_at > now())`;
+const COLUMNS = { id: true, name: true, keyHash: true, scopes: true, createdAt: true, revokedAt: true, lastUsedAt: true } as const;
+/** A key authenticates until its revocation time (a revocation may be scheduled ahead: rotation grace). By the database's clock. */
+const ACTIVE = Raw((revokedAt) => `(${revokedAt} IS NULL OR ${revokedAt} > now())`);
 
-/** Plain SQL: the table is tiny and the queries are on the auth hot path. */
+/**
+ * api_key through TypeORM. On the auth path only a cache miss reaches findActiveByPrefix (one
+ * indexed query); `touch` is one UPDATE per request.
+ */
 @Injectable()
 export class ApiKeysRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async findActiveByPrefix(prefix: string): Promise<ApiKeyRow[]> {
-    return this.ds.query(`SELECT ${COLUMNS} FROM api_key WHERE key_prefix = $1 AND ${ACTIVE}`, [prefix]);
+  private keys(m: EntityManager = this.ds.manager): Repository<ApiKeyEntity> {
+    return m.getRepository(ApiKeyEntity);
   }
 
-  /** The key with this hash whatever its state, and whether it is revoked by now. */
+  findActiveByPrefix(prefix: string): Promise<ApiKeyRow[]> {
+    return this.keys().find({ select: COLUMNS, where: { keyPrefix: prefix, revokedAt: ACTIVE } });
+  }
+
+  /** The key with this hash whatever its state, and whether it is revoked by now (the database's clock). */
   async findByHash(m: EntityManager, hash: string): Promise<(ApiKeyRow & { revoked: boolean }) | null> {
-    const rows: (ApiKeyRow & { revoked: boolean })[] = await m.query(
-      `SELECT ${COLUMNS}, NOT ${ACTIVE} AS revoked FROM api_key WHERE key_hash = $1`,
-      [hash],
-    );
-    return rows[0] ?? null;
+    const key = await this.keys(m).findOne({ select: COLUMNS, where: { keyHash: hash } });
+    if (!key) return null;
+    const active = await this.keys(m).existsBy({ id: key.id, revokedAt: ACTIVE });
+    return { ...key, revoked: !active };
   }
 
   async insert(name: string, prefix: string, hash: string, scopes: Scope[], m: EntityManager = this.ds.manager): Promise<number> {
-    const rows: { id: number }[] = await m.query(
-      `INSERT INTO api_key (name, key_prefix, key_hash, scopes) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [name, prefix, hash, scopes],
-    );
-    return rows[0].id;
+    const result = await this.keys(m).insert({ name, keyPrefix: prefix, keyHash: hash, scopes });
+    return (result.identifiers[0] as Pick<ApiKeyRow, 'id'>).id;
   }
 
-  /** Serialises API_KEY registrations of instances starting at once (until the transaction ends). */
+  /** Serialises API_KEY registrations of instances starting at once (until the transaction ends). An advisory lock: no TypeORM API. */
   async lockRegistration(m: EntityManager): Promise<void> {
     await m.query(`SELECT pg_advisory_xact_lock(hashtext('api_key.env_registration'))`);
   }
 
   /** Schedules the revocation of the active (not yet scheduled) keys of that name; returns when they stop. */
   async scheduleRevocation(m: EntityManager, name: string, graceHours: number): Promise<Date | null> {
-    // TypeORM returns [rows, affectedCount] for UPDATE on PostgreSQL.
-    const [rows]: [{ revokedAt: Date }[], number] = await m.query(
-      `UPDATE api_key SET revoked_at = now() + make_interval(hours => $2) WHERE name = $1 AND revoked_at IS NULL RETURNING revoked_at AS "revokedAt"`,
-      [name, graceHours],
-    );
-    return rows[0]?.revokedAt ?? null;
+    const stopsAt = 'now() + make_interval(hours => :graceHours)';
+    await this.keys(m)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => stopsAt })
+      .where({ name, revokedAt: IsNull() })
+      .setParameter('graceHours', graceHours)
+      .execute();
+    // now() is the transaction's start: the rows just scheduled are those of this name stopping at that moment.
+    const scheduled = await this.keys(m).findOne({
+      select: { id: true, revokedAt: true },
+      where: { name, revokedAt: Raw((revokedAt) => `${revokedAt} = ${stopsAt}`, { graceHours }) },
+    });
+    return scheduled?.revokedAt ?? null;
   }
 
-  async list(): Promise<ApiKeyRow[]> {
-    return this.ds.query(`SELECT ${COLUMNS} FROM api_key ORDER BY id`);
+  list(): Promise<ApiKeyRow[]> {
+    return this.keys().find({ select: COLUMNS, order: { id: 'ASC' } });
   }
 
-  async countActive(): Promise<number> {
-    const rows: { n: number }[] = await this.ds.query(`SELECT count(*)::int AS n FROM api_key WHERE ${ACTIVE}`);
-    return rows[0].n;
+  countActive(): Promise<number> {
+    return this.keys().countBy({ revokedAt: ACTIVE });
   }
 
   /** Revokes now (also a key whose revocation was scheduled for later). */
   async revoke(idOrName: string): Promise<number> {
     const byId = /^\d+$/.test(idOrName);
-    // TypeORM returns [rows, affectedCount] for UPDATE on PostgreSQL.
-    const [, affected]: [unknown[], number] = await this.ds.query(
-      `UPDATE api_key SET revoked_at = now() WHERE ${ACTIVE} AND ${byId ? 'id = $1::int' : 'name = $1'}`,
-      [idOrName],
+    const result = await this.keys().update(
+      { revokedAt: ACTIVE, ...(byId ? { id: Number(idOrName) } : { name: idOrName }) },
+      { revokedAt: () => 'now()' },
     );
-    return affected;
+    return result.affected ?? 0;
   }
 
   async touch(id: number): Promise<void> {
-    await this.ds.query(`UPDATE api_key SET last_used_at = now() WHERE id = $1`, [id]);
+    await this.keys().update({ id }, { lastUsedAt: () => 'now()' });
   }
 }

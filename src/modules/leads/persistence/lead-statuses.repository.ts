@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { assignments, SqlParams } from '../../../database/counters/sql-params';
+import { DataSource, EntityManager, Not, Repository } from 'typeorm';
+import { definedFields } from '../../../common/defined-fields';
+import { CallStatusEntity } from '../../calls/persistence/call-status.entity';
 import type { CallStatus, CallStatusCategory, LeadStatus, LeadStatusCategory } from '../domain/lead-status';
-
-const LEAD_COLUMNS = `id, code, title, category, is_default AS "isDefault"`;
-const CALL_COLUMNS = `id, code, title, category, is_callback AS "isCallback"`;
+import { LeadStatusEntity } from './lead-status.entity';
 
 export interface LeadStatusChanges {
   code?: string;
@@ -20,62 +19,59 @@ export interface CallStatusChanges {
   isCallback?: boolean;
 }
 
-const LEAD_COLUMN: Record<keyof LeadStatusChanges, string> = { code: 'code', title: 'title', category: 'category', isDefault: 'is_default' };
-const CALL_COLUMN: Record<keyof CallStatusChanges, string> = { code: 'code', title: 'title', category: 'category', isCallback: 'is_callback' };
-
 @Injectable()
 export class LeadStatusesRepository {
   constructor(private readonly ds: DataSource) {}
 
+  private leadStatusRepo(m: EntityManager = this.ds.manager): Repository<LeadStatusEntity> {
+    return m.getRepository(LeadStatusEntity);
+  }
+
+  private callStatusRepo(m: EntityManager = this.ds.manager): Repository<CallStatusEntity> {
+    return m.getRepository(CallStatusEntity);
+  }
+
   listLeadStatuses(m: EntityManager = this.ds.manager): Promise<LeadStatus[]> {
-    return m.query(`SELECT ${LEAD_COLUMNS} FROM lead_status ORDER BY id`);
+    return this.leadStatusRepo(m).find({ order: { id: 'ASC' } });
   }
 
   listCallStatuses(): Promise<CallStatus[]> {
-    return this.ds.query(`SELECT ${CALL_COLUMNS} FROM call_status ORDER BY id`);
+    return this.callStatusRepo().find({ order: { id: 'ASC' } });
   }
 
-  async lockLeadStatus(m: EntityManager, id: number): Promise<LeadStatus | null> {
-    const rows: LeadStatus[] = await m.query(`SELECT ${LEAD_COLUMNS} FROM lead_status WHERE id = $1 FOR UPDATE`, [id]);
-    return rows[0] ?? null;
+  lockLeadStatus(m: EntityManager, id: number): Promise<LeadStatus | null> {
+    return this.leadStatusRepo(m).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  async findCallStatus(id: number): Promise<CallStatus | null> {
-    const rows: CallStatus[] = await this.ds.query(`SELECT ${CALL_COLUMNS} FROM call_status WHERE id = $1`, [id]);
-    return rows[0] ?? null;
+  findCallStatus(id: number): Promise<CallStatus | null> {
+    return this.callStatusRepo().findOneBy({ id });
   }
 
   /** Takes the default flag from every other status (one statement, inside the caller's transaction). */
   async clearOtherDefaults(m: EntityManager, keepId: number): Promise<void> {
-    await m.query(`UPDATE lead_status SET is_default = false WHERE is_default AND id <> $1`, [keepId]);
+    await this.leadStatusRepo(m).update({ isDefault: true, id: Not(keepId) }, { isDefault: false });
   }
 
   async insertLeadStatus(m: EntityManager, s: Required<Pick<LeadStatusChanges, 'code' | 'title' | 'category'>>): Promise<number> {
-    const rows: { id: number }[] = await m.query(`INSERT INTO lead_status (code, title, category) VALUES ($1, $2, $3) RETURNING id`, [s.code, s.title, s.category]);
-    return rows[0].id;
+    const result = await this.leadStatusRepo(m).insert({ code: s.code, title: s.title, category: s.category });
+    return (result.identifiers[0] as Pick<LeadStatus, 'id'>).id;
   }
 
   async updateLeadStatus(m: EntityManager, id: number, changes: LeadStatusChanges): Promise<void> {
-    const p = new SqlParams();
-    const sets = assignments(changes, LEAD_COLUMN, p);
-    if (sets.length) await m.query(`UPDATE lead_status SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
+    const set = definedFields(changes);
+    if (Object.keys(set).length > 0) await this.leadStatusRepo(m).update({ id }, set);
   }
 
   async insertCallStatus(s: Required<CallStatusChanges>, m: EntityManager = this.ds.manager): Promise<number> {
-    const rows: { id: number }[] = await m.query(
-      `INSERT INTO call_status (code, title, category, is_callback) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [s.code, s.title, s.category, s.isCallback],
-    );
-    return rows[0].id;
+    const result = await this.callStatusRepo(m).insert({ code: s.code, title: s.title, category: s.category, isCallback: s.isCallback });
+    return (result.identifiers[0] as Pick<CallStatus, 'id'>).id;
   }
 
   /** False when there is no such status. */
   async updateCallStatus(id: number, changes: CallStatusChanges): Promise<boolean> {
-    const p = new SqlParams();
-    const sets = assignments(changes, CALL_COLUMN, p);
-    if (sets.length === 0) return (await this.findCallStatus(id)) !== null;
-    // TypeORM returns [rows, affectedCount] for UPDATE on PostgreSQL.
-    const [, affected]: [unknown[], number] = await this.ds.query(`UPDATE call_status SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
-    return affected > 0;
+    const set = definedFields(changes);
+    if (Object.keys(set).length === 0) return this.callStatusRepo().existsBy({ id });
+    const result = await this.callStatusRepo().update({ id }, set);
+    return (result.affected ?? 0) > 0;
   }
 }
