@@ -4,6 +4,7 @@ import { leadCreateBench } from './lead-create';
 import { listsBench } from './lists';
 import { observabilityBench } from './observability';
 import { rateLimitBench } from './rate-limit';
+import { requestCostBench } from './request-cost';
 import { webhooksBench } from './webhooks';
 import { BenchSection, writeResults } from './support/report';
 
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   'auth-cache': authCacheBench,
   'rate-limit': rateLimitBench,
   observability: observabilityBench,
+  'request-cost': requestCostBench,
   webhooks: webhooksBench,
 };
 const DEFAULT = ['lead-create', 'lists'];

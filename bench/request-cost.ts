@@ -1,0 +1,144 @@
+import type autocannon from 'autocannon';
+import os from 'node:os';
+import { Pool } from 'pg';
+import { startChild } from './support/child';
+import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
+import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measured-load';
+import { BenchSection } from './support/report';
+
+/**
+ * CPU per request of the hot paths, for a machine shared with other work: throughput there
+ * measures the neighbours as much as the code, CPU time per request much less. Each path runs
+ * ROUNDS times for SECONDS at 16 connections, the service and the bare Express + pg baselines
+ * interleaved (bench/support/bare-server.ts), and each figure is the round with the least CPU per
+ * request (the least disturbed one). Per path: the server process's CPU and the whole
+ * PostgreSQL cluster's, and the ratio of the baseline's total to the service's, the throughput
+ * ratio the two would have on cores they had to themselves. The service runs without workers, so
+ * an async accept is the accept alone (the drain is lead-create's).
+ */
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 4);
+const CONNECTIONS = 16;
+
+interface Ready {
+  url: string;
+  apiKey?: string;
+}
+
+interface Cost {
+  name: string;
+  serverCpuMs: number;
+  postgresCpuMs: number;
+  totalCpuMs: number;
+  requestsPerSecond: number;
+  rounds: { serverCpuMs: number | null; postgresCpuMs: number | null; requestsPerSecond: number; errors: number; non2xx: number }[];
+}
+
+export async function requestCostBench(): Promise<BenchSection> {
+  const cluster = await startBenchCluster();
+  const db = await createBenchDatabase(cluster);
+  const machine = await describeMachine(db.url);
+  const pool = new Pool({ connectionString: db.url, max: 2 });
+  const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }) });
+  const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
+  const costs: Cost[] = [];
+  try {
+    await app.call('seed');
+    const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
+    const appTarget: LoadTarget = { pid: app.pid, cluster, databaseUrl: db.url };
+    const bareTarget: LoadTarget = { pid: bare.pid, cluster, databaseUrl: db.url };
+    let seq = 0;
+    // As lead-create: phones spread over the number space, one create in ten a duplicate to link.
+    const phone = () => {
+      const n = seq++;
+      const k = n % 10 === 9 ? n - 5 : n;
+      return `+7916${String(1_000_000 + ((k * 7_919) % 8_999_999)).padStart(7, '0')}`;
+    };
+    const body = () => JSON.stringify({ leadType: 'straight', phone: phone(), orderId: order.id, orderCode: order.code, name: 'Bench' });
+    const post = (base: string, p: string, headers: Record<string, string> = {}): autocannon.Options => ({
+      url: `${base}${p}`,
+      requests: [{ method: 'POST', setupRequest: (req: autocannon.Request) => ({ ...req, headers: { 'content-type': 'application/json', ...headers }, body: body() }) }],
+    });
+    const get = (base: string, prefix: string, ids: { lo: number; hi: number }, headers: Record<string, string> = {}): autocannon.Options => ({
+      url: base,
+      requests: [{ method: 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }) }],
+    });
+    const key = { 'x-api-key': app.ready.apiKey! };
+    const idRange = async (table: string) => (await pool.query(`SELECT min(id) AS lo, max(id) AS hi FROM ${table}`)).rows[0] as { lo: number; hi: number };
+
+    const creates: [string, autocannon.Options, LoadTarget][] = [
+      ['bare: single-row INSERT', post(bare.ready.url, '/insert'), bareTarget],
+      ["bare: the service's create SQL", post(bare.ready.url, '/lead'), bareTarget],
+      ['POST /v2/lead/create/', post(app.ready.url, '/v2/lead/create/', key), appTarget],
+      ['POST /v2/lead/create-async/ (accept only)', post(app.ready.url, '/v2/lead/create-async/', key), appTarget],
+    ];
+    for (const [, options, target] of creates) await measuredLoad('warm-up', { ...options, duration: 2, connections: CONNECTIONS }, target);
+    const items = await idRange('bare_item');
+    const leads = await idRange('lead');
+    const reads: [string, autocannon.Options, LoadTarget][] = [
+      ['bare: SELECT by id', get(bare.ready.url, '/item/', items), bareTarget],
+      ["bare: the service's detail SQL", get(bare.ready.url, '/lead/', leads), bareTarget],
+      ['GET /v2/lead/detail/{id}/', get(app.ready.url, '/v2/lead/detail/', leads, key), appTarget],
+    ];
+    for (const [, options, target] of reads) await measuredLoad('warm-up', { ...options, duration: 2, connections: CONNECTIONS }, target);
+
+    const runs = new Map<string, MeasuredLoad[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, options, target] of [...creates, ...reads]) {
+        const run = await measuredLoad(name, { ...options, duration: SECONDS, connections: CONNECTIONS }, target);
+        runs.set(name, [...(runs.get(name) ?? []), run]);
+      }
+    }
+    for (const [name, measured] of runs) {
+      const total = (m: MeasuredLoad) => (m.serverCpuMs ?? Infinity) + (m.postgresCpuMs ?? 0);
+      const best = [...measured].sort((a, b) => total(a) - total(b))[0];
+      costs.push({
+        name,
+        serverCpuMs: best.serverCpuMs ?? NaN,
+        postgresCpuMs: best.postgresCpuMs ?? NaN,
+        totalCpuMs: Math.round(total(best) * 1000) / 1000,
+        requestsPerSecond: best.requestsPerSecond,
+        rounds: measured.map((m) => ({ serverCpuMs: m.serverCpuMs, postgresCpuMs: m.postgresCpuMs, requestsPerSecond: m.requestsPerSecond, errors: m.errors, non2xx: m.non2xx })),
+      });
+    }
+  } finally {
+    await app.stop();
+    await bare.stop();
+    await pool.end();
+    await db.drop();
+    await cluster.stop();
+  }
+  machine.loadEnd = os.loadavg()[0];
+  return { bench: 'request-cost', machine, markdown: markdown(costs), data: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, costs } };
+}
+
+function markdown(costs: Cost[]): string {
+  const by = new Map(costs.map((c) => [c.name, c]));
+  const ratio = (base: string, name: string) => {
+    const b = by.get(base);
+    const x = by.get(name);
+    return b && x ? `${(b.totalCpuMs / x.totalCpuMs).toFixed(2)}x` : '';
+  };
+  const versus: Record<string, [string, string]> = {
+    "bare: the service's create SQL": ['bare: single-row INSERT', ''],
+    'POST /v2/lead/create/': ['bare: single-row INSERT', "bare: the service's create SQL"],
+    'POST /v2/lead/create-async/ (accept only)': ['bare: single-row INSERT', "bare: the service's create SQL"],
+    "bare: the service's detail SQL": ['bare: SELECT by id', ''],
+    'GET /v2/lead/detail/{id}/': ['bare: SELECT by id', "bare: the service's detail SQL"],
+  };
+  const lines = [
+    `${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per path, interleaved; each row is the round with the least CPU per request. ` +
+      'Ratios: CPU per request of the baseline over the service (server + PostgreSQL), i.e. the throughput ratio on cores of their own.',
+    '',
+    mdRow(['Path', 'server CPU ms', 'PostgreSQL CPU ms', 'total CPU ms', 'req/s (that round)', 'vs bare single-row (CPU)', "vs bare, service's SQL (CPU)", 'errors / non-2xx (all rounds)']),
+    mdRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  for (const c of costs) {
+    const [single, own] = versus[c.name] ?? ['', ''];
+    const errors = c.rounds.reduce((n, r) => n + r.errors, 0);
+    const non2xx = c.rounds.reduce((n, r) => n + r.non2xx, 0);
+    lines.push(mdRow([c.name, c.serverCpuMs, c.postgresCpuMs, c.totalCpuMs, c.requestsPerSecond, single ? ratio(single, c.name) : '', own ? ratio(own, c.name) : '', `${errors} / ${non2xx}`]));
+  }
+  return lines.join('\n');
+}
