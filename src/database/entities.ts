@@ -8,6 +8,7 @@ import { CallEntity } from '../modules/calls/persistence/call.entity';
 import { CustomFieldEntity, CustomFieldOptionEntity } from '../modules/custom-fields/persistence/custom-field.entity';
 import { LeadAsyncJobEntity } from '../modules/leads/persistence/lead-async-job.entity';
 import { LEAD_COUNT_ENTITIES } from '../modules/leads/persistence/lead-count.entity';
+import { LEAD_PLANNING_COUNT_ENTITIES } from '../modules/leads/persistence/lead-planning-count.entity';
 import { LeadStatusEntity } from '../modules/leads/persistence/lead-status.entity';
 import { LeadEntity } from '../modules/leads/persistence/lead.entity';
 import { NotificationDeliveryEntity, NotificationEntity } from '../modules/notifications/persistence/notification.entity';
@@ -52,6 +53,7 @@ export const ENTITIES = [
   LeadEntity,
   LeadAsyncJobEntity,
   ...LEAD_COUNT_ENTITIES,
+  ...LEAD_PLANNING_COUNT_ENTITIES,
   CallStatusEntity,
   CallEntity,
   ...CALL_COUNT_ENTITIES,
