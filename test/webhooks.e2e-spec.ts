@@ -373,6 +373,22 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       expect(receiver.at(path)).toHaveLength(1);
     });
 
+    it('a cursor past the events\' retention continues from the oldest retained event, and deliveries go on', async () => {
+      const order = await createLeadOrder(t);
+      const path = newPath('after-retention');
+      const { id } = await createWebhook({ url: receiver.url(path), events: ['lead.created'], orderIds: [order.id] });
+      const [{ max }] = await t.ds.query(`SELECT coalesce(max(position), 0)::int AS max FROM event`);
+      await t.ds.query(`UPDATE event_retention SET pruned_through = $1`, [max]);
+      try {
+        await t.ds.query(`UPDATE webhook_dispatch_cursor SET position = 1`);
+        await createLead(order);
+        await eventually(async () => (await deliveriesOf(id, 'delivered')).length === 1);
+        expect(receiver.at(path)).toHaveLength(1);
+      } finally {
+        await t.ds.query(`UPDATE event_retention SET pruned_through = 0`);
+      }
+    });
+
     it('lists deliveries with the list wrapper and filters; bad filters are 400', async () => {
       const all = (await get('/v2/webhook/delivery/?limit=2').expect(200)).body.data;
       expect(all.list).toHaveLength(2);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { leadBody } from './support/fixtures';
 import { eachLimited, round, sendUntilAcknowledged, Tally } from './support/load';
 import { sleep } from './support/postgres';
@@ -10,7 +12,9 @@ import { Scenario, startScenario } from './support/scenario';
  * acknowledged, while PostgreSQL's postmaster is killed with `kill -9` and restarted (same data
  * directory and port), and later every client backend is terminated. Afterwards every acknowledged
  * lead exists exactly once, every accepted job is done within 60 s of recovery, no answer was a 500,
- * and the health check is 200 again, all without restarting the service.
+ * and the health check is 200 again, all without restarting the service. A webhook subscribed to the
+ * order's `lead.created` (an in-process receiver) gets every acknowledged lead at least once, and
+ * nothing for a lead that does not exist.
  */
 
 const SYNC_CLIENTS = 6;
@@ -23,6 +27,30 @@ const AFTER_FAULTS_MS = 8_000;
 const CLIENT_PATIENCE_MS = 90_000;
 const JOBS_DONE_WITHIN_MS = 60_000;
 const FAULT_WINDOW_TAIL_MS = 10_000;
+/** Every acknowledged lead's lead.created must reach the webhook within this after the jobs are settled. */
+const DELIVERED_WITHIN_MS = 90_000;
+
+/** What the webhook receiver got: lead.created bodies (lead id and marker) and how many requests in all. */
+const received = { requests: 0, leads: new Map<string, Set<number>>() };
+let receiver: Server;
+
+async function startReceiver(): Promise<string> {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.requests += 1;
+      const e = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { lead?: { id: number; externalIdCrmA: string } } };
+      if (e.type === 'lead.created' && e.data.lead) {
+        const ids = received.leads.get(e.data.lead.externalIdCrmA) ?? new Set<number>();
+        received.leads.set(e.data.lead.externalIdCrmA, ids.add(e.data.lead.id));
+      }
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+}
 
 interface Sent {
   kind: 'sync' | 'async';
@@ -85,6 +113,11 @@ interface Verdict {
   slowestJobS: number | null;
   healthOkAfterRecoveryS: number | null;
   serviceRestarted: boolean;
+  /** Acknowledged leads whose lead.created never reached the webhook. */
+  undelivered: string[];
+  /** lead.created deliveries of leads that do not exist (or not with that marker). */
+  phantomDeliveries: string[];
+  webhookRequests: number;
 }
 let verdict: Verdict | undefined;
 
@@ -143,8 +176,11 @@ async function healthAfterRecovery(): Promise<number | null> {
 }
 
 beforeAll(async () => {
-  s = await startScenario('crash', '916');
+  const hookUrl = await startReceiver();
+  s = await startScenario('crash', '916', { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '200' });
   const servicePid = s.service.pid;
+  const hook = await s.service.http.request('POST', '/v2/webhook/create/', { body: { url: hookUrl, events: ['lead.created'], orderIds: [s.order.id] } });
+  if (hook.status !== 200) throw new Error(`webhook create: ${hook.status} ${JSON.stringify(hook.body)}`);
   const clients = [...Array.from({ length: SYNC_CLIENTS }, () => client('sync')), ...Array.from({ length: ASYNC_CLIENTS }, () => client('async'))];
 
   await sleep(WARM_UP_MS);
@@ -172,6 +208,19 @@ beforeAll(async () => {
       (r) => `${r.id}:${r.m}`,
     ),
   );
+  // Every lead that exists for an acknowledged request (sync id, or the done job's lead) must be delivered.
+  const expectedLeads = new Map<string, number>();
+  for (const x of sent.filter((y) => y.acknowledged)) {
+    const id = x.kind === 'sync' ? x.leadId : states.get(x.jobId!)?.leadId;
+    if (id) expectedLeads.set(x.marker, id);
+  }
+  const missing = () => [...expectedLeads].filter(([m, id]) => !received.leads.get(m)?.has(id));
+  const deliveryDeadline = Date.now() + DELIVERED_WITHIN_MS;
+  while (missing().length > 0 && Date.now() < deliveryDeadline) await sleep(500);
+  const deliveredPairs = [...received.leads].flatMap(([m, ids]) => [...ids].map((id) => ({ m, id })));
+  const stored = new Set(
+    (await s.db.query<{ id: number; m: string }>(`SELECT id, external_id_crm_a AS m FROM lead WHERE id = ANY($1)`, [deliveredPairs.map((p) => p.id)])).rows.map((r) => `${r.id}:${r.m}`),
+  );
   const lost: string[] = [];
   for (const x of sent.filter((y) => y.acknowledged)) {
     if (x.kind === 'sync' && !existing.has(`${x.leadId}:${x.marker}`)) lost.push(`sync lead ${x.leadId} (marker ${x.marker})`);
@@ -193,6 +242,9 @@ beforeAll(async () => {
     slowestAcknowledgementS: round(Math.max(0, ...sent.filter((x) => x.ackAt).map((x) => x.ackAt! - x.sentAt)) / 1000),
     healthOkAfterRecoveryS: healthAt ? round((healthAt - times.recoveredAt) / 1000) : null,
     serviceRestarted: !s.service.running || s.service.pid !== servicePid,
+    undelivered: missing().map(([m, id]) => `lead ${id} (marker ${m})`),
+    phantomDeliveries: deliveredPairs.filter((p) => !stored.has(`${p.id}:${p.m}`)).map((p) => `lead ${p.id} (marker ${p.m})`),
+    webhookRequests: received.requests,
   };
 }, 400_000);
 
@@ -203,7 +255,7 @@ afterAll(async () => {
     timeline: { warmUpMs: WARM_UP_MS, outageMs: OUTAGE_MS, betweenFaultsMs: BETWEEN_FAULTS_MS, afterFaultsMs: AFTER_FAULTS_MS, terminatedBackends: times.terminatedBackends },
     answers: all.counts,
     answersInFaultWindows: inFaults.counts,
-    verdict: v && { ...v, lost: v.lost.slice(0, 50), duplicated: v.duplicated.slice(0, 50), stuck: v.stuck.slice(0, 50), late: v.late.slice(0, 50) },
+    verdict: v && { ...v, undelivered: v.undelivered.slice(0, 50), phantomDeliveries: v.phantomDeliveries.slice(0, 50), lost: v.lost.slice(0, 50), duplicated: v.duplicated.slice(0, 50), stuck: v.stuck.slice(0, 50), late: v.late.slice(0, 50) },
     summary: v
       ? [
           ['acknowledged (sync / async)', `${v.acknowledged.sync} / ${v.acknowledged.async}; unacknowledged after ${CLIENT_PATIENCE_MS / 1000} s: ${v.unacknowledged}`],
@@ -212,11 +264,16 @@ afterAll(async () => {
           ['slowest acknowledgement', `${v.slowestAcknowledgementS} s from first send; 409 "in progress" answers to retries: ${all.get(409)}`],
           ['503 vs 500 (all attempts)', `${all.get(503)} vs ${all.get(500)} of ${all.total()} (${JSON.stringify(all.counts)})`],
           ['503 vs 500 (fault windows)', `${inFaults.get(503)} vs ${inFaults.get(500)} of ${inFaults.total()}`],
+          ['webhook: undelivered / phantom', `${v.undelivered.length} / ${v.phantomDeliveries.length} of ${[...received.leads.values()].reduce((n, ids) => n + ids.size, 0)} leads delivered (${v.webhookRequests} requests, at-least-once)`],
           ['health 200 after recovery', v.healthOkAfterRecoveryS === null ? 'not within 60 s' : `${v.healthOkAfterRecoveryS} s${v.serviceRestarted ? ' (service restarted!)' : ''}`],
         ]
       : [['scenario', 'did not complete']],
   });
   await s?.close();
+  if (receiver) {
+    receiver.closeAllConnections();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
 }, 60_000);
 
 describe('kill -9 of PostgreSQL and terminated backends under sync and async lead creates', () => {
@@ -240,6 +297,12 @@ describe('kill -9 of PostgreSQL and terminated backends under sync and async lea
 
   it('no answer was a 500 (an unavailable database is a 503)', () => {
     expect(all.get(500)).toBe(0);
+  });
+
+  it("every acknowledged lead's lead.created reaches the subscribed webhook, and none of a lead that does not exist", () => {
+    expect(verdict!.undelivered).toEqual([]);
+    expect(verdict!.phantomDeliveries).toEqual([]);
+    expect(received.leads.size).toBeGreaterThanOrEqual(verdict!.acknowledged.sync);
   });
 
   it('the health check is 200 again without restarting the service', () => {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { DomainError } from '../../common/domain-error';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { InjectWorkerDataSource } from '../queue/worker-database';
@@ -67,7 +68,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       const none = { events: 0, deliveries: 0 };
       if (!(await this.repo.tryDispatchLock(m))) return none;
       const after = await this.repo.cursor(m);
-      const page = await this.feed.read(after, DISPATCH_BATCH, {});
+      const page = await this.readFeed(m, after);
       if (page.list.length === 0) return none;
       // Read after the feed: a webhook committed before an event's transaction began is visible here.
       const hooks = await this.repo.activeSubscriptions(m);
@@ -87,6 +88,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     });
     if (deliveries > 0) this.worker.wake();
     return events;
+  }
+
+  /**
+   * The feed after the cursor. A cursor past the events' retention (the dispatcher stopped for
+   * longer than EVENT_RETENTION_DAYS) restarts from the oldest retained event: deliveries already
+   * made are not made again (unique per webhook and event), the expired ones cannot be.
+   */
+  private async readFeed(m: EntityManager, after: number) {
+    try {
+      return await this.feed.read(after, DISPATCH_BATCH, {});
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.kind !== 'gone') throw err;
+      this.logger.warn(`dispatch cursor ${after} is past the events' retention; continuing from the oldest retained event`);
+      await this.repo.setCursor(m, 0);
+      return this.feed.read(0, DISPATCH_BATCH, {});
+    }
   }
 
   private schedule(delayMs: number): void {
