@@ -4,9 +4,9 @@ import { DomainError } from '../../common/domain-error';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { InjectWorkerDataSource } from '../queue/worker-database';
-import { matchesWebhook } from './domain/webhook';
+import { ALL_EVENTS, matchesWebhook, TEST_EVENT_TYPE } from './domain/webhook';
 import { deliveryBody, WebhookEventFeed } from './event-source';
-import { NewDelivery, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
+import { NewDelivery, Subscription, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 
 /** Events read from the feed per dispatch transaction. */
@@ -14,6 +14,17 @@ export const DISPATCH_BATCH = 500;
 /** How often old deliveries are pruned (they follow the events' retention). */
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 10_000;
+
+/**
+ * The types the active webhooks want (test events always), or undefined for all: the feed then
+ * skips the rest through its (type, position) index instead of presenting events nobody takes.
+ */
+function typesOf(hooks: Subscription[]): string[] | undefined {
+  if (hooks.some((w) => w.events.includes(ALL_EVENTS))) return undefined;
+  return [...new Set([...hooks.flatMap((w) => w.events), TEST_EVENT_TYPE])].sort();
+}
+
+const subscriptionKey = (hooks: Subscription[]) => JSON.stringify(hooks.map((w) => [w.id, w.events, w.orderIds]));
 
 /**
  * Follows the event feed from the cursor stored in `webhook_dispatch_cursor` and turns each event
@@ -67,11 +78,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const { events, deliveries } = await this.ds.transaction(async (m) => {
       const none = { events: 0, deliveries: 0 };
       if (!(await this.repo.tryDispatchLock(m))) return none;
+      // No active webhook: nothing is read and the cursor waits (a webhook only gets events from its creation on).
+      const wanted = await this.repo.activeSubscriptions(m);
+      if (wanted.length === 0) return none;
       const after = await this.repo.cursor(m);
-      const page = await this.readFeed(m, after);
+      const page = await this.readFeed(m, after, typesOf(wanted));
       if (page.list.length === 0) return none;
-      // Read after the feed: a webhook committed before an event's transaction began is visible here.
+      // Read again after the feed: a webhook created or changed meanwhile (committed before an event
+      // of this page began) must see the page read with its own types, so the batch is left to the next tick.
       const hooks = await this.repo.activeSubscriptions(m);
+      if (subscriptionKey(hooks) !== subscriptionKey(wanted)) return none;
       const rows: NewDelivery[] = [];
       for (const e of page.list) {
         const at = Date.parse(e.timestamp);
@@ -95,14 +111,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
    * longer than EVENT_RETENTION_DAYS) restarts from the oldest retained event: deliveries already
    * made are not made again (unique per webhook and event), the expired ones cannot be.
    */
-  private async readFeed(m: EntityManager, after: number) {
+  private async readFeed(m: EntityManager, after: number, types: string[] | undefined) {
+    const filter = types ? { types } : {};
     try {
-      return await this.feed.read(after, DISPATCH_BATCH, {});
+      return await this.feed.read(after, DISPATCH_BATCH, filter);
     } catch (err) {
       if (!(err instanceof DomainError) || err.kind !== 'gone') throw err;
       this.logger.warn(`dispatch cursor ${after} is past the events' retention; continuing from the oldest retained event`);
       await this.repo.setCursor(m, 0);
-      return this.feed.read(0, DISPATCH_BATCH, {});
+      return this.feed.read(0, DISPATCH_BATCH, filter);
     }
   }
 
