@@ -105,6 +105,21 @@ describe('lead time zones', () => {
     expect([lead.timeZone, lead.utcOffset]).toEqual([null, -2]);
   });
 
+  it('a batch create stores each item\'s zone, resolved as a single create does', async () => {
+    const res = await post('/v2/lead/create-batch/', {
+      leads: [
+        { leadType: 'straight', phone: '+79161234001', orderId: order.id, orderCode: order.code, timeZone: 'Asia/Kathmandu' },
+        { leadType: 'straight', phone: '+919812340002', orderId: order.id, orderCode: order.code },
+        { leadType: 'straight', phone: '+79161234003', orderId: order.id, orderCode: order.code, timeZone: 'Nowhere/Land' },
+      ],
+    }).expect(200);
+    const [a, b, c] = res.body.data.results;
+    expect([a.success, b.success, c.success]).toEqual([true, true, false]);
+    expect(c.errors.map((e: { field: string }) => e.field)).toContain('timeZone');
+    expect((await detail(a.id)).timeZone).toBe('Asia/Kathmandu');
+    expect((await detail(b.id)).timeZone).toBe('Asia/Kolkata');
+  });
+
   describe('redial on the days DST starts and ends (America/New_York)', () => {
     let ny: TestOrder;
     let sipId: number;
