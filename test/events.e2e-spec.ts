@@ -263,8 +263,10 @@ describe('events: the feed', () => {
     expect((await feedPage(t, { limit: 1000 })).list.length).toBeLessThanOrEqual(1000);
   });
 
-  it('needs a key', async () => {
+  it('needs a key with the api scope', async () => {
     await request(t.http).get('/v2/event/').expect(401);
+    const telephonyOnly = await t.keyWith('telephony');
+    await request(t.http).get('/v2/event/').set('X-Api-Key', telephonyOnly).expect(403);
   });
 
   it('retention: events older than EVENT_RETENTION_DAYS are deleted; an after before them is a 410, after=0 reads what is left', async () => {
