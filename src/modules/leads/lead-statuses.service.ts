@@ -8,9 +8,6 @@ import { isUniqueViolation } from '../../common/pg-errors';
 import { CallStatus, defaultStatusProblem, LeadStatus } from './domain/lead-status';
 import { CallStatusChanges, LeadStatusChanges, LeadStatusesRepository } from './persistence/lead-statuses.repository';
 
-/** Any constant: the one lock that serialises changes of the default lead status. */
-const DEFAULT_STATUS_LOCK = 727_101;
-
 /**
  * The lead and call status catalogues: created by migration, managed through the management
  * endpoints (scope admin), read on every lead write through a per-instance cache of
@@ -61,7 +58,7 @@ export class LeadStatusesService {
         async (m) => {
           const id = await this.repo.insertLeadStatus(m, input);
           if (input.isDefault) {
-            await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_STATUS_LOCK]);
+            await this.repo.lockDefaultStatus(m);
             await this.repo.clearOtherDefaults(m, id);
             await this.repo.updateLeadStatus(m, id, { isDefault: true });
           }
@@ -76,7 +73,7 @@ export class LeadStatusesService {
   async updateLeadStatus(id: number, changes: LeadStatusChanges): Promise<void> {
     await this.writing(() =>
       this.ds.transaction(async (m) => {
-        if (changes.isDefault !== undefined || changes.category !== undefined) await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_STATUS_LOCK]);
+        if (changes.isDefault !== undefined || changes.category !== undefined) await this.repo.lockDefaultStatus(m);
         const current = await this.repo.lockLeadStatus(m, id);
         if (!current) throw DomainError.notFound('Lead status', id);
         const problem = defaultStatusProblem(current, changes);

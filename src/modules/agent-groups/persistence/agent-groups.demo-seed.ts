@@ -1,5 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { DemoSeedStep } from '../../../database/seed/demo-seeder';
+import { UserEntity } from '../../users/persistence/user.entity';
+import { AgentGroupEntity, AgentGroupMemberEntity } from './agent-group.entity';
 
 /** Members are named by e-mail (the demo users' natural key). */
 const DEMO_GROUPS = [
@@ -23,8 +25,16 @@ export const agentGroupsDemoSeed: DemoSeedStep = {
   order: 11,
   async run(m: EntityManager) {
     for (const g of DEMO_GROUPS) {
-      const [{ id }]: { id: number }[] = await m.query(`INSERT INTO agent_group (names) VALUES ($1::jsonb) RETURNING id`, [JSON.stringify(g.names)]);
-      await m.query(`INSERT INTO agent_group_member (group_id, user_id) SELECT $1, id FROM app_user WHERE lower(email) = ANY($2) ON CONFLICT DO NOTHING`, [id, g.agents]);
+      const inserted = await m.getRepository(AgentGroupEntity).insert({ names: g.names });
+      const groupId = (inserted.identifiers[0] as Pick<AgentGroupEntity, 'id'>).id;
+      const agents = await m
+        .getRepository(UserEntity)
+        .createQueryBuilder('u')
+        .select('u.id')
+        .where('lower(u.email) IN (:...emails)', { emails: g.agents })
+        .getMany();
+      const members = agents.map((u) => ({ groupId, userId: u.id }));
+      if (members.length > 0) await m.getRepository(AgentGroupMemberEntity).createQueryBuilder().insert().values(members).orIgnore().execute();
     }
   },
 };

@@ -19,6 +19,9 @@ export interface CallStatusChanges {
   isCallback?: boolean;
 }
 
+/** Any constant: the one lock that serialises changes of the default lead status. */
+const DEFAULT_STATUS_LOCK = 727_101;
+
 @Injectable()
 export class LeadStatusesRepository {
   constructor(private readonly ds: DataSource) {}
@@ -45,6 +48,11 @@ export class LeadStatusesRepository {
 
   findCallStatus(id: number): Promise<CallStatus | null> {
     return this.callStatusRepo().findOneBy({ id });
+  }
+
+  /** Serialises changes of the default lead status until the transaction ends. An advisory lock: no TypeORM API. */
+  async lockDefaultStatus(m: EntityManager): Promise<void> {
+    await m.query('SELECT pg_advisory_xact_lock($1)', [DEFAULT_STATUS_LOCK]);
   }
 
   /** Takes the default flag from every other status (one statement, inside the caller's transaction). */

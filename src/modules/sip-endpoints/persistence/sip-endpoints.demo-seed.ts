@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { DemoSeedStep } from '../../../database/seed/demo-seeder';
+import { SipEndpointEntity } from './sip-endpoint.entity';
 
 /** Moscow, Saint Petersburg, London: ids 1..3 on a fresh database. Orders refer to them by number. */
 const DEMO_SIP_ENDPOINTS = [
@@ -12,8 +13,7 @@ export const sipEndpointsDemoSeed: DemoSeedStep = {
   name: 'reference-data:sip-endpoints',
   order: 10,
   async run(m: EntityManager) {
-    for (const e of DEMO_SIP_ENDPOINTS) {
-      await m.query(`INSERT INTO sip_endpoint (number, title) VALUES ($1, $2) ON CONFLICT (number) DO NOTHING`, [e.number, e.title]);
-    }
+    // A number already there keeps its endpoint.
+    await m.getRepository(SipEndpointEntity).createQueryBuilder().insert().values(DEMO_SIP_ENDPOINTS).orIgnore().updateEntity(false).execute();
   },
 };

@@ -1,17 +1,19 @@
 import { EntityManager } from 'typeorm';
 import { DemoSeedStep } from '../../../database/seed/demo-seeder';
+import type { AccessGroupValue, PhoneMode } from '../domain/user';
+import { UserEntity } from './user.entity';
 
 type DemoUser = {
   name: string | null;
   lastName: string | null;
   email: string;
-  accessGroup: string;
+  accessGroup: AccessGroupValue;
   isActive?: boolean;
   lang?: 'ru' | 'gb';
   skills?: ('ru' | 'gb')[];
   webRtc?: boolean;
   autoAnswer?: number;
-  phoneMode?: string;
+  phoneMode?: PhoneMode;
   telegram?: { chatId: string | null; enabled: boolean; urgentOnly?: boolean };
   email_?: { enabled: boolean; urgentOnly?: boolean };
   /** Last login and last activity: that many days before the seed runs, at these UTC times of day. */
@@ -58,35 +60,28 @@ export const usersDemoSeed: DemoSeedStep = {
   async run(m: EntityManager) {
     const now = new Date();
     const joined = daysAgoAt(now, DEMO_USERS_JOINED_DAYS_AGO, '09:00:00');
-    for (const u of DEMO_USERS) {
-      await m.query(
-        `INSERT INTO app_user (name, last_name, email, is_active, access_group, web_rtc_is_enabled, interface_language_code,
-           language_skills_code, auto_answer, phone_mode, telegram_notifications_enabled, telegram_chat_id,
-           telegram_notifications_priority, email_notifications_enabled, email_notifications_priority, last_login_at, last_activity_at,
-           created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)
-         ON CONFLICT ((lower(email))) DO NOTHING`,
-        [
-          u.name,
-          u.lastName,
-          u.email,
-          u.isActive ?? true,
-          u.accessGroup,
-          u.webRtc ?? false,
-          u.lang ?? 'ru',
-          u.skills ?? [],
-          u.autoAnswer ?? 0,
-          u.phoneMode ?? 'default',
-          u.telegram?.enabled ?? false,
-          u.telegram?.chatId ?? null,
-          u.telegram?.urgentOnly ? 'urgent' : null,
-          u.email_?.enabled ?? false,
-          u.email_?.urgentOnly ? 'urgent' : null,
-          u.seen ? daysAgoAt(now, u.seen[0], u.seen[1]) : null,
-          u.seen ? daysAgoAt(now, u.seen[0], u.seen[2]) : null,
-          joined,
-        ],
-      );
-    }
+    const rows = DEMO_USERS.map((u) => ({
+      name: u.name,
+      lastName: u.lastName,
+      email: u.email,
+      isActive: u.isActive ?? true,
+      accessGroup: u.accessGroup,
+      webRtcIsEnabled: u.webRtc ?? false,
+      interfaceLanguageCode: u.lang ?? 'ru',
+      languageSkillsCode: u.skills ?? [],
+      autoAnswer: u.autoAnswer ?? 0,
+      phoneMode: u.phoneMode ?? 'default',
+      telegramNotificationsEnabled: u.telegram?.enabled ?? false,
+      telegramChatId: u.telegram?.chatId ?? null,
+      telegramNotificationsPriority: u.telegram?.urgentOnly ? ('urgent' as const) : null,
+      emailNotificationsEnabled: u.email_?.enabled ?? false,
+      emailNotificationsPriority: u.email_?.urgentOnly ? ('urgent' as const) : null,
+      lastLoginAt: u.seen ? daysAgoAt(now, u.seen[0], u.seen[1]) : null,
+      lastActivityAt: u.seen ? daysAgoAt(now, u.seen[0], u.seen[2]) : null,
+      createdAt: joined,
+      updatedAt: joined,
+    }));
+    // An e-mail already there (app_user_email_idx, case-insensitive) keeps its user.
+    await m.getRepository(UserEntity).createQueryBuilder().insert().values(rows).orIgnore().updateEntity(false).execute();
   },
 };
