@@ -400,6 +400,13 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       await get('/v2/webhook/delivery/?webhookId=abc').expect(400);
       await get('/v2/webhook/delivery/?limit=101').expect(400);
     });
+
+    it('reports the delivery backlog on /metrics', async () => {
+      const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM webhook_delivery WHERE status = 'pending'`);
+      const text = (await get('/metrics').expect(200)).text;
+      expect(text).toMatch(new RegExp(`^webhook_deliveries_pending ${n}$`, 'm'));
+      expect(text).toMatch(/^webhook_delivery_oldest_due_seconds \d+$/m);
+    });
   });
 
   describe('network policy (flags off)', () => {

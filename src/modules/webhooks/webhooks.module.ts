@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '../events/domain/event';
 import { EventFeed } from '../events/event-feed.service';
 import { EventOutbox } from '../events/event-outbox.service';
 import { EventsModule } from '../events/events.module';
+import { ObservabilityModule } from '../observability/observability.module';
 import { OrdersModule } from '../orders/orders.module';
 import { WebhookEventFeed, WebhookEventOutbox } from './event-source';
 import { WebhooksV2Controller } from './http/webhooks.v2.controller';
@@ -10,6 +11,7 @@ import { WebhookDeliveriesRepository } from './persistence/webhook-deliveries.re
 import { WebhooksRepository } from './persistence/webhooks.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookMetrics } from './webhook-metrics';
 import { WebhooksDemoSeed } from './webhooks.seed';
 import { WEBHOOK_EVENT_TYPES, WebhooksService } from './webhooks.service';
 
@@ -18,7 +20,7 @@ import { WEBHOOK_EVENT_TYPES, WebhooksService } from './webhooks.service';
  * and the worker that sends them signed. The events module is reached through two ports.
  */
 @Module({
-  imports: [EventsModule, OrdersModule],
+  imports: [EventsModule, OrdersModule, ObservabilityModule],
   controllers: [WebhooksV2Controller],
   providers: [
     WebhooksRepository,
@@ -27,6 +29,7 @@ import { WEBHOOK_EVENT_TYPES, WebhooksService } from './webhooks.service';
     WebhookDeliveryWorker,
     WebhookDispatcher,
     WebhooksDemoSeed,
+    WebhookMetrics,
     { provide: WebhookEventFeed, useExisting: EventFeed },
     { provide: WebhookEventOutbox, useExisting: EventOutbox },
     { provide: WEBHOOK_EVENT_TYPES, useValue: EVENT_TYPES },
