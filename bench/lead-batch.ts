@@ -29,7 +29,10 @@ export async function leadBatchBench(): Promise<BenchSection> {
   const db = await createBenchDatabase(cluster);
   const machine = await describeMachine(db.url);
   const pool = new Pool({ connectionString: db.url, max: 2 });
-  const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }) });
+  const app = await startChild<Ready>('app-server.js', {
+    BENCH_APP_DATABASE_URL: db.url,
+    BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }),
+  });
   const rows: Record<string, MeasuredLoad & { leadsPerSecond: number }> = {};
   try {
     await app.call('seed');
@@ -97,7 +100,17 @@ export async function leadBatchBench(): Promise<BenchSection> {
     mdRow(['Path', 'req/s', 'leads/s', 'p50 ms', 'p99 ms', 'errors / non-2xx', 'server CPU ms', 'PostgreSQL CPU ms', 'leads/s vs single']),
     mdRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     ...[rows.single, rows.batch].map((r) =>
-      mdRow([r.name, r.requestsPerSecond, r.leadsPerSecond, r.p50Ms, r.p99Ms, `${r.errors} / ${r.non2xx}`, r.serverCpuMs ?? '', r.postgresCpuMs ?? '', `${(r.leadsPerSecond / rows.single.leadsPerSecond).toFixed(2)}x`]),
+      mdRow([
+        r.name,
+        r.requestsPerSecond,
+        r.leadsPerSecond,
+        r.p50Ms,
+        r.p99Ms,
+        `${r.errors} / ${r.non2xx}`,
+        r.serverCpuMs ?? '',
+        r.postgresCpuMs ?? '',
+        `${(r.leadsPerSecond / rows.single.leadsPerSecond).toFixed(2)}x`,
+      ]),
     ),
     '',
     `Batch / single: **${ratio.toFixed(1)}x** the leads per second (goal: at least 5x).`,

@@ -23,10 +23,9 @@ export class LeadLookupIndexes1763900200000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     for (const [name, on] of INDEXES) {
       // An index an interrupted CONCURRENTLY build left invalid is dropped, to be built again.
-      const invalid: unknown[] = await q.query(
-        `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND NOT i.indisvalid`,
-        [name],
-      );
+      const invalid = (await q.query(`SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND NOT i.indisvalid`, [
+        name,
+      ])) as unknown[];
       if (invalid.length) await q.query(`DROP INDEX CONCURRENTLY ${name}`);
       await q.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${on}`);
     }

@@ -47,7 +47,12 @@ describe('POST /v2/lead/create-batch/', () => {
     const { results, created, failed } = res.body.data;
     expect({ created, failed }).toEqual({ created: 2, failed: 4 });
     expect(results.map((r: { index: number; success: boolean }) => [r.index, r.success])).toEqual([
-      [0, true], [1, false], [2, false], [3, false], [4, false], [5, true],
+      [0, true],
+      [1, false],
+      [2, false],
+      [3, false],
+      [4, false],
+      [5, true],
     ]);
     expect(results[1].errors).toEqual([{ field: 'phone', message: expect.any(String) }]);
     expect(results[2].errors).toEqual([{ field: 'orderCode', message: expect.stringContaining('different order') }]);
@@ -61,11 +66,12 @@ describe('POST /v2/lead/create-batch/', () => {
     expect(last).toMatchObject({ name: 'last', sourceComment: '{"rooms":2}' });
     // Every insert column of the single create is stored by the batch too (LeadsRepository.INSERT_COLUMNS).
     const single = await createLead(t, o, { name: 'last', sourceComment: { rooms: 2 }, timeZone: 'Asia/Kolkata' });
-    const pick = (l: Record<string, unknown>) => Object.fromEntries(Object.entries(l).filter(([k]) => !['id', 'createdAt', 'updatedAt', 'phone', 'planningCallDateTime'].includes(k)));
+    const pick = (l: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(l).filter(([k]) => !['id', 'createdAt', 'updatedAt', 'phone', 'planningCallDateTime'].includes(k)));
     expect(pick(last)).toEqual(pick((await request(t.http).get(`/v2/lead/detail/${single}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data));
   });
 
-  it('an item with a status the create refuses, or an unknown order, fails alone with the single create\'s errors', async () => {
+  it("an item with a status the create refuses, or an unknown order, fails alone with the single create's errors", async () => {
     const o = await createLeadOrder(t);
     const items = [leadBody(o, { statusId: 10 }), leadBody(o), { ...leadBody(o), orderId: 2_000_000_000 }];
     const res = await post({ leads: items }).expect(200);
@@ -153,7 +159,16 @@ describe('POST /v2/lead/create-batch/', () => {
   it('takes 1,000 leads with their usual fields in one request', async () => {
     const o = await createLeadOrder(t);
     const leads = Array.from({ length: 1000 }, (_, i) =>
-      leadBody(o, { phone: testPhone(), name: `Lead ${i}`, externalIdCrmA: `bulk-${i}`, priority: i % 5, source: 'organic', ip: '203.0.113.7', sourceComment: 'from the landing page', messengerUserName: `m${i}` }),
+      leadBody(o, {
+        phone: testPhone(),
+        name: `Lead ${i}`,
+        externalIdCrmA: `bulk-${i}`,
+        priority: i % 5,
+        source: 'organic',
+        ip: '203.0.113.7',
+        sourceComment: 'from the landing page',
+        messengerUserName: `m${i}`,
+      }),
     );
     expect(JSON.stringify({ leads }).length).toBeLessThan(1024 * 1024);
     const res = await post({ leads }).expect(200);
@@ -179,7 +194,9 @@ describe('POST /v2/lead/create-batch/', () => {
     const o = await createLeadOrder(t);
     const p = testPhone();
     const head = await feedHead(t);
-    const res = await post({ leads: [leadBody(o, { phone: p, name: 'Ev 1' }), leadBody(o, { phone: 'x' }), leadBody(o, { phone: p, name: 'Ev 2' })] }).expect(200);
+    const res = await post({ leads: [leadBody(o, { phone: p, name: 'Ev 1' }), leadBody(o, { phone: 'x' }), leadBody(o, { phone: p, name: 'Ev 2' })] }).expect(
+      200,
+    );
     const ids: number[] = res.body.data.results.filter((r: { success: boolean }) => r.success).map((r: { id: number }) => r.id);
     const { events } = await followFeed(t, head, (es) => es.some((e) => e.type === 'lead.created' && e.data.lead.id === ids[1]), { query: { orderIds: o.id } });
     const created = events.filter((e) => e.type === 'lead.created');

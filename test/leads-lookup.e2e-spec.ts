@@ -114,7 +114,10 @@ describe('GET /v2/lead/: lookup by phone and external ids', () => {
   });
 
   it('reads only the key index: the plan of a lookup uses the (key, id) index', async () => {
-    for (const [column, index] of [['external_id_crm_a', 'lead_external_a_id_idx'], ['phone', 'lead_phone_id_idx']]) {
+    for (const [column, index] of [
+      ['external_id_crm_a', 'lead_external_a_id_idx'],
+      ['phone', 'lead_phone_id_idx'],
+    ]) {
       const plan: { 'QUERY PLAN': string }[] = await t.ds.query(`EXPLAIN SELECT t.id FROM lead t WHERE t.${column} = $1 ORDER BY t.id LIMIT 50`, ['x']);
       expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain(index);
     }

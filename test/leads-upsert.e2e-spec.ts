@@ -30,7 +30,10 @@ describe('POST /v2/lead/upsert/', () => {
     expect(before).toMatchObject({ name: 'Anna', externalIdCrmA: 'up-1', priority: 1, statusId: 1 });
 
     // The update path allows what only an update allows (a qualified status) and changes only what the body sends.
-    const updated = await upsert({ ...leadBody(order, { name: 'Anna P.', externalIdCrmA: 'up-1', statusId: 10, externalIdCrmB: 'b-9' }), matchBy: 'externalIdCrmA' }).expect(200);
+    const updated = await upsert({
+      ...leadBody(order, { name: 'Anna P.', externalIdCrmA: 'up-1', statusId: 10, externalIdCrmB: 'b-9' }),
+      matchBy: 'externalIdCrmA',
+    }).expect(200);
     expect(updated.body.data).toEqual({ id, created: false });
     const after = await detail(id);
     expect(after).toMatchObject({ name: 'Anna P.', statusId: 10, externalIdCrmB: 'b-9', priority: 1, leadType: before.leadType });
@@ -44,7 +47,10 @@ describe('POST /v2/lead/upsert/', () => {
     const id = (await upsert({ ...leadBody(o, { phone, externalIdCrmA: 'ev-up' }), matchBy: 'externalIdCrmA' }).expect(200)).body.data.id;
     await upsert({ ...leadBody(o, { phone, externalIdCrmA: 'ev-up', name: 'Renamed' }), matchBy: 'externalIdCrmA' }).expect(200);
     const { events } = await followFeed(t, head, (es) => es.some((e) => e.type === 'lead.updated'), { query: { orderIds: o.id } });
-    expect(events.map((e) => [e.type, e.data.lead.id])).toEqual([['lead.created', id], ['lead.updated', id]]);
+    expect(events.map((e) => [e.type, e.data.lead.id])).toEqual([
+      ['lead.created', id],
+      ['lead.updated', id],
+    ]);
     expect(events[1].data.changed).toEqual(['name']);
   });
 
@@ -65,7 +71,7 @@ describe('POST /v2/lead/upsert/', () => {
     expect(rows).toEqual([{ s: 1, name: null }]);
   });
 
-  it('matches the most recent lead of the key, only in the body\'s order; phone compared normalised', async () => {
+  it("matches the most recent lead of the key, only in the body's order; phone compared normalised", async () => {
     const other = await createLeadOrder(t);
     const phone = testPhone();
     const older = await createLead(t, order, { phone });

@@ -104,7 +104,7 @@ export class LeadBulkService {
    * transaction (LeadBulkRepository.insertBatch), linked as if created one by one in item order.
    */
   async createBatch(items: BatchItem[], idempotencyToken?: string): Promise<BatchResult> {
-    const results: BatchItemResult[] = new Array(items.length);
+    const results: BatchItemResult[] = new Array<BatchItemResult>(items.length);
     const rows: BatchRow[] = [];
     for (const [index, item] of items.entries()) {
       if (index > 0 && index % ITEMS_PER_TURN === 0) await nextTurn();
@@ -121,9 +121,7 @@ export class LeadBulkService {
       }
     }
     const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
-    const ids = rows.length
-      ? await this.batchInserts.run(() => this.ds.transaction((m) => this.repo.insertBatch(m, rows, since)))
-      : new Map<number, number>();
+    const ids = rows.length ? await this.batchInserts.run(() => this.ds.transaction((m) => this.repo.insertBatch(m, rows, since))) : new Map<number, number>();
     for (const row of rows) {
       const id = ids.get(row.index);
       // Every valid row is inserted or found by its job id; anything else is a bug, never silent.

@@ -132,10 +132,10 @@ export class LeadBulkRepository {
 
   /** The most recent lead (highest id) of the order whose `key` equals `value`: through the (key, id) indexes. */
   async findLatestByKey(m: EntityManager, orderId: number, key: LookupKey, value: string): Promise<number | null> {
-    const rows: { id: number }[] = await m.query(
-      `SELECT id FROM lead WHERE ${LOOKUP_COLUMNS[key]} = $1 AND order_id = $2 ORDER BY id DESC LIMIT 1`,
-      [value, orderId],
-    );
+    const rows: { id: number }[] = await m.query(`SELECT id FROM lead WHERE ${LOOKUP_COLUMNS[key]} = $1 AND order_id = $2 ORDER BY id DESC LIMIT 1`, [
+      value,
+      orderId,
+    ]);
     return rows[0]?.id ?? null;
   }
 
@@ -157,15 +157,15 @@ export class LeadBulkRepository {
     if (filter.createdFrom) conds.push(`t.created_at >= ${p.add(filter.createdFrom)}`);
     if (filter.createdTo) conds.push(`t.created_at <= ${p.add(filter.createdTo)}`);
     const where = whereOf(conds);
-    const counted: { n: number }[] = await db.query(`SELECT count(*)::int AS n FROM lead t ${where}`, p.values);
+    const counted = (await db.query(`SELECT count(*)::int AS n FROM lead t ${where}`, p.values)) as { n: number }[];
     const total = counted[0].n;
     if (offset >= total) return { total, list: [] };
-    const list: Lead[] = await db.query(
+    const list = (await db.query(
       `SELECT ${LEAD_SELECT}
        FROM (SELECT t.id FROM lead t ${where} ORDER BY t.id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}) page
        JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id`,
       p.values,
-    );
+    )) as Lead[];
     return { total, list };
   }
 }

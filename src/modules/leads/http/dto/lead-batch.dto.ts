@@ -18,7 +18,9 @@ export class CreateLeadBatchV2Dto {
     maxItems: MAX_BATCH_LEADS,
     description: `1 to ${MAX_BATCH_LEADS} bodies of POST /v2/lead/create/; each is validated and created on its own (per-item results)`,
   })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_BATCH_LEADS)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BATCH_LEADS)
   leads: unknown[];
 }
 
