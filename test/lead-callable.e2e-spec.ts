@@ -8,7 +8,11 @@ import { createTestApp, TestApp } from './support/test-app';
 describe('why a lead is not callable', () => {
   let t: TestApp;
   const ZONE = 'Asia/Kolkata';
-  const post = (path: string, body: unknown, key = t.apiKey) => request(t.http).post(path).set('X-Api-Key', key).send(body as object);
+  const post = (path: string, body: unknown, key = t.apiKey) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', key)
+      .send(body as object);
   const get = (path: string) => request(t.http).get(path).set('X-Api-Key', t.apiKey);
   const callable = async (id: number) => (await get(`/v2/lead/callable/${id}/`).expect(200)).body.data;
   /** An order created through SQL with autodialing on (through the API). */
@@ -90,8 +94,16 @@ describe('why a lead is not callable', () => {
     await post(
       '/v2/call/create/',
       {
-        leadId: id, orderId: o.id, platformCallId: `callable-${id}`, sipEndpointId: await createSipEndpoint(t), userId: await createUser(t, { accessGroup: 'call-center' }),
-        statusId: answered, direction: 'outgoing', totalDurationSeconds: 30, waitTimeDurationSeconds: 5, talkTimeDurationSeconds: 20,
+        leadId: id,
+        orderId: o.id,
+        platformCallId: `callable-${id}`,
+        sipEndpointId: await createSipEndpoint(t),
+        userId: await createUser(t, { accessGroup: 'call-center' }),
+        statusId: answered,
+        direction: 'outgoing',
+        totalDurationSeconds: 30,
+        waitTimeDurationSeconds: 5,
+        talkTimeDurationSeconds: 20,
         startedAt: new Date(Date.now() - 120_000).toISOString(),
       },
       await t.keyWith('telephony'),

@@ -8,7 +8,11 @@ import { createTestApp, TestApp } from './support/test-app';
 /** Issue 14: a lead's IANA zone, its resolution order, and planning in the zone's real rules. */
 describe('lead time zones', () => {
   let t: TestApp;
-  const post = (path: string, body: unknown) => request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body as object);
+  const post = (path: string, body: unknown) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', t.apiKey)
+      .send(body as object);
   const get = (path: string) => request(t.http).get(path).set('X-Api-Key', t.apiKey);
   const detail = async (id: number) => (await get(`/v2/lead/detail/${id}/`).expect(200)).body.data;
   const leadCount = async () => (await t.ds.query(`SELECT count(*)::int AS n FROM lead`))[0].n as number;
@@ -79,7 +83,9 @@ describe('lead time zones', () => {
   it('refuses an unknown zone with 400 naming the field, and changes nothing', async () => {
     const before = await leadCount();
     for (const timeZone of ['Mars/Olympus_Mons', '+05:30', '', 'x'.repeat(65), 42]) {
-      const res = await post('/v2/lead/create/', { leadType: 'straight', phone: '+79161112299', orderId: order.id, orderCode: order.code, timeZone }).expect(400);
+      const res = await post('/v2/lead/create/', { leadType: 'straight', phone: '+79161112299', orderId: order.id, orderCode: order.code, timeZone }).expect(
+        400,
+      );
       expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain('timeZone');
     }
     expect(await leadCount()).toBe(before);
@@ -105,7 +111,7 @@ describe('lead time zones', () => {
     expect([lead.timeZone, lead.utcOffset]).toEqual([null, -2]);
   });
 
-  it('a batch create stores each item\'s zone, resolved as a single create does', async () => {
+  it("a batch create stores each item's zone, resolved as a single create does", async () => {
     const res = await post('/v2/lead/create-batch/', {
       leads: [
         { leadType: 'straight', phone: '+79161234001', orderId: order.id, orderCode: order.code, timeZone: 'Asia/Kathmandu' },
@@ -134,7 +140,11 @@ describe('lead time zones', () => {
       sipId = await createSipEndpoint(t);
       const group = await createCallAttemptGroup(t, { intervals: [60], repeatLastInterval: true, resetAttemptsEnabled: false });
       const res = await post('/v2/order/create/', {
-        serviceTitle: 'dst', title: 'DST test', status: 'info', sipEndpointIds: [sipId], callAttemptGroupId: group,
+        serviceTitle: 'dst',
+        title: 'DST test',
+        status: 'info',
+        sipEndpointIds: [sipId],
+        callAttemptGroupId: group,
         callSchedule: Array.from({ length: 7 }, () => ['09:00', '18:00']),
       }).expect(200);
       ny = { id: res.body.data.id, code: (await get(`/v2/order/detail/${res.body.data.id}/`)).body.data.code };
@@ -143,10 +153,23 @@ describe('lead time zones', () => {
 
     const redialAfter = async (startedAt: string) => {
       const leadId = await createLead(t, ny, { timeZone: 'America/New_York' });
-      await request(t.http).post('/v2/call/create/').set('X-Api-Key', telephonyKey).send({
-        leadId, orderId: ny.id, platformCallId: `dst-${++seq}`, sipEndpointId: sipId, userId, statusId: noAnswer, direction: 'outgoing',
-        totalDurationSeconds: 0, waitTimeDurationSeconds: 0, talkTimeDurationSeconds: 0, startedAt,
-      }).expect(200);
+      await request(t.http)
+        .post('/v2/call/create/')
+        .set('X-Api-Key', telephonyKey)
+        .send({
+          leadId,
+          orderId: ny.id,
+          platformCallId: `dst-${++seq}`,
+          sipEndpointId: sipId,
+          userId,
+          statusId: noAnswer,
+          direction: 'outgoing',
+          totalDurationSeconds: 0,
+          waitTimeDurationSeconds: 0,
+          talkTimeDurationSeconds: 0,
+          startedAt,
+        })
+        .expect(200);
       return (await detail(leadId)).planningCallDateTime as string;
     };
 
@@ -174,17 +197,20 @@ describe('demo dataset: leads of fractional and DST zones', () => {
   });
 
   it('has leads in Kolkata, Kathmandu, St. John’s, New York, Lord Howe and Chatham, each planned inside its window in real local time', async () => {
-    const rows: { zone: string; n: number }[] = await t.ds.query(`SELECT time_zone AS zone, count(*)::int AS n FROM lead WHERE time_zone IS NOT NULL GROUP BY 1`);
+    const rows: { zone: string; n: number }[] = await t.ds.query(
+      `SELECT time_zone AS zone, count(*)::int AS n FROM lead WHERE time_zone IS NOT NULL GROUP BY 1`,
+    );
     const zones = new Set(rows.map((r) => r.zone));
-    for (const z of ['Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'America/New_York', 'Australia/Lord_Howe', 'Pacific/Chatham']) expect(zones).toContain(z);
-    const planned: { zone: string; at: Date; schedule: [string, string][] | []; ignore: boolean }[] = await t.ds.query(
+    for (const z of ['Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'America/New_York', 'Australia/Lord_Howe', 'Pacific/Chatham'])
+      expect(zones).toContain(z);
+    const planned: { zone: string; at: Date; schedule: [string, string][]; ignore: boolean }[] = await t.ds.query(
       `SELECT l.time_zone AS zone, l.planning_call_at AS at, o.call_schedule AS schedule, o.ignore_lead_timezone AS ignore
          FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.time_zone IS NOT NULL AND l.planning_call_at IS NOT NULL`,
     );
     expect(planned.length).toBeGreaterThan(5);
     for (const p of planned.filter((x) => !x.ignore)) {
       const local = DateTime.fromJSDate(p.at, { zone: p.zone });
-      const window = p.schedule[local.weekday - 1] as [string, string];
+      const window = p.schedule[local.weekday - 1];
       expect(window).toHaveLength(2);
       // "HH:mm" strings compare as times ("24:00" ends the day).
       expect(local.toFormat('HH:mm') >= window[0] && local.toFormat('HH:mm') < window[1]).toBe(true);

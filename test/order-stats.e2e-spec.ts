@@ -6,7 +6,11 @@ import { createTestApp, TestApp } from './support/test-app';
 /** GET /v2/order/stats/{orderId}/ (issue 14): live figures from counters and indexed ranges. */
 describe('order stats', () => {
   let t: TestApp;
-  const post = (path: string, body: unknown, key = t.apiKey) => request(t.http).post(path).set('X-Api-Key', key).send(body as object);
+  const post = (path: string, body: unknown, key = t.apiKey) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', key)
+      .send(body as object);
   const get = (path: string) => request(t.http).get(path).set('X-Api-Key', t.apiKey);
   const stats = async (id: number) => (await get(`/v2/order/stats/${id}/`).expect(200)).body.data;
 
@@ -45,8 +49,16 @@ describe('order stats', () => {
     await post(
       '/v2/call/create/',
       {
-        leadId: b, orderId: o.id, platformCallId: `stats-${b}`, sipEndpointId: await createSipEndpoint(t), userId: await createUser(t, { accessGroup: 'call-center' }),
-        statusId: answered, direction: 'outgoing', totalDurationSeconds: 30, waitTimeDurationSeconds: 30, talkTimeDurationSeconds: 0,
+        leadId: b,
+        orderId: o.id,
+        platformCallId: `stats-${b}`,
+        sipEndpointId: await createSipEndpoint(t),
+        userId: await createUser(t, { accessGroup: 'call-center' }),
+        statusId: answered,
+        direction: 'outgoing',
+        totalDurationSeconds: 30,
+        waitTimeDurationSeconds: 30,
+        talkTimeDurationSeconds: 0,
         startedAt: new Date(Date.now() - 60_000).toISOString(),
       },
       await t.keyWith('telephony'),

@@ -16,10 +16,32 @@ const MIN = 60_000;
 const DAY = 86_400_000;
 
 const IANA_ZONES = [
-  'America/New_York', 'Europe/London', 'Europe/Berlin', 'Australia/Sydney', 'America/St_Johns', 'Asia/Kolkata', 'Asia/Kathmandu',
-  'Australia/Lord_Howe', 'Pacific/Chatham', 'America/Santiago', 'America/Havana', 'Asia/Beirut', 'Asia/Tehran', 'Australia/Adelaide',
-  'Australia/Eucla', 'Pacific/Marquesas', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'America/Los_Angeles', 'Africa/Casablanca',
-  'Pacific/Auckland', 'Europe/Moscow', 'America/Sao_Paulo', 'Asia/Tokyo', 'Europe/Dublin', 'UTC',
+  'America/New_York',
+  'Europe/London',
+  'Europe/Berlin',
+  'Australia/Sydney',
+  'America/St_Johns',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'Australia/Lord_Howe',
+  'Pacific/Chatham',
+  'America/Santiago',
+  'America/Havana',
+  'Asia/Beirut',
+  'Asia/Tehran',
+  'Australia/Adelaide',
+  'Australia/Eucla',
+  'Pacific/Marquesas',
+  'Pacific/Kiritimati',
+  'Pacific/Pago_Pago',
+  'America/Los_Angeles',
+  'Africa/Casablanca',
+  'Pacific/Auckland',
+  'Europe/Moscow',
+  'America/Sao_Paulo',
+  'Asia/Tokyo',
+  'Europe/Dublin',
+  'UTC',
 ];
 const ZONES: Zone[] = [
   ...IANA_ZONES.map((name) => IANAZone.create(name)),
@@ -75,7 +97,8 @@ function tableOffset(table: OffsetTable, ms: number): number {
 const TABLES = ZONES.map(offsetTable);
 const TRANSITIONS = TABLES.map((t) => t.at.filter((at) => at >= Date.UTC(2025, 0, 1) && at < Date.UTC(2028, 0, 1)));
 
-const hhmm = (minutes: number) => (minutes === 1440 ? '24:00' : `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`);
+const hhmm = (minutes: number) =>
+  minutes === 1440 ? '24:00' : `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** Local wall clock of an instant: date, ISO weekday index, ms into the day. */
 function local(table: OffsetTable, ms: number): { date: string; weekday: number; msOfDay: number } {
@@ -130,9 +153,11 @@ const dayWindow: fc.Arbitrary<DayWindow> = fc.oneof(
   // Around the usual change times (00:00-04:00) and anywhere.
   {
     weight: 2,
-    arbitrary: fc.integer({ min: 0, max: 1439 }).chain((start) =>
-      fc.integer({ min: start + 1, max: Math.min(1440, start + (start < 240 ? 120 : 900)) }).map((end): DayWindow => [hhmm(start), hhmm(end)]),
-    ),
+    arbitrary: fc
+      .integer({ min: 0, max: 1439 })
+      .chain((start) =>
+        fc.integer({ min: start + 1, max: Math.min(1440, start + (start < 240 ? 120 : 900)) }).map((end): DayWindow => [hhmm(start), hhmm(end)]),
+      ),
   },
 );
 
@@ -150,8 +175,7 @@ const caseArb = fc
   .map((c) => {
     const zone = ZONES[c.zoneIndex];
     const changes = TRANSITIONS[c.zoneIndex];
-    const now =
-      c.nearTransition && changes.length ? changes[c.pick % changes.length] + c.shiftMinutes * MIN + (c.seconds % 2 ? c.seconds : 0) : c.randomNow;
+    const now = c.nearTransition && changes.length ? changes[c.pick % changes.length] + c.shiftMinutes * MIN + (c.seconds % 2 ? c.seconds : 0) : c.randomNow;
     const today = local(TABLES[c.zoneIndex], now).date;
     const holidays = c.holidayDays.map((d) => new Date(Date.parse(today) + d * DAY).toISOString().slice(0, 10));
     return { zone, table: TABLES[c.zoneIndex], now, schedule: c.schedule, holidays };
@@ -186,7 +210,8 @@ describe('call planning in real zone rules (property)', () => {
 
   it('plans to the minute in fractional and DST zones', () => {
     const weekdays: CallSchedule = Array.from({ length: 7 }, (): DayWindow => ['09:00', '18:00']);
-    const plan = (zone: string, now: string) => nextCallableAt({ now: new Date(now), schedule: weekdays, holidays: [], zone: IANAZone.create(zone) })!.toISOString();
+    const plan = (zone: string, now: string) =>
+      nextCallableAt({ now: new Date(now), schedule: weekdays, holidays: [], zone: IANAZone.create(zone) })!.toISOString();
     expect(plan('Asia/Kolkata', '2026-03-10T00:00:00Z')).toBe('2026-03-10T03:30:00.000Z'); // 09:00 +5:30
     expect(plan('Asia/Kathmandu', '2026-03-10T00:00:00Z')).toBe('2026-03-10T03:15:00.000Z'); // 09:00 +5:45
     expect(plan('America/St_Johns', '2026-01-10T00:00:00Z')).toBe('2026-01-10T12:30:00.000Z'); // 09:00 -3:30
@@ -198,9 +223,9 @@ describe('call planning in real zone rules (property)', () => {
     expect(plan('America/New_York', '2026-11-01T04:00:00Z')).toBe('2026-11-01T14:00:00.000Z');
     // A window starting inside the skipped hour opens when the clock jumps (03:00 EDT = 07:00Z).
     const night: CallSchedule = Array.from({ length: 7 }, (): DayWindow => ['02:30', '04:00']);
-    expect(nextCallableAt({ now: new Date('2026-03-08T05:00:00Z'), schedule: night, holidays: [], zone: IANAZone.create('America/New_York') })!.toISOString()).toBe(
-      '2026-03-08T07:00:00.000Z',
-    );
+    expect(
+      nextCallableAt({ now: new Date('2026-03-08T05:00:00Z'), schedule: night, holidays: [], zone: IANAZone.create('America/New_York') })!.toISOString(),
+    ).toBe('2026-03-08T07:00:00.000Z');
   });
 
   it("bounds the order's day from local midnight to local midnight, 23 or 25 hours on DST days", () => {

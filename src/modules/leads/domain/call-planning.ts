@@ -16,7 +16,6 @@ import { CallSchedule, hasNoCallableDay, normaliseSchedule, timeToMinutes } from
  */
 
 const MS_PER_MINUTE = 60_000;
-const MS_PER_HOUR = 3_600_000;
 const MS_PER_DAY = 86_400_000;
 /** Look-ahead: a full year plus today, so any weekly pattern recurs even across a leap year. */
 const HORIZON_DAYS = 366;

@@ -63,7 +63,11 @@ describe('explainCallable', () => {
   });
 
   it('order_autodialing_disabled; nothing next', () => {
-    expect(explainCallable(facts({ autoDialingEnabled: false }))).toEqual({ callableNow: false, reasons: ['order_autodialing_disabled'], nextCallableAt: null });
+    expect(explainCallable(facts({ autoDialingEnabled: false }))).toEqual({
+      callableNow: false,
+      reasons: ['order_autodialing_disabled'],
+      nextCallableAt: null,
+    });
   });
 
   it("qualified_limit_reached: next is in the window of the order's next day", () => {

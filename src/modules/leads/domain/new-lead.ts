@@ -1,5 +1,4 @@
 import type { FieldError } from '../../../common/domain-error';
-import type { CallSchedule } from '../../orders/domain/call-schedule';
 import { nextCallableAt } from './call-planning';
 import { AD_CAMPAIGN_ID_MAX, API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType, normaliseSocialAId } from './lead';
 import { LeadStatus, statusForCreate } from './lead-status';

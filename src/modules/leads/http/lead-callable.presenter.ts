@@ -9,7 +9,8 @@ export class LeadCallableView {
   @ApiProperty({ description: 'true exactly when reasons is empty' }) callableNow: boolean;
   @ApiProperty({ example: '2026-03-10T06:30:00+00:00', description: 'now' }) at: string;
   @ApiProperty({ example: '2026-03-10T12:00:00+05:30', description: "now in the lead's zone, with its offset" }) localTime: string;
-  @ApiProperty({ type: String, nullable: true, example: 'Asia/Kolkata', description: "the lead's IANA zone; null = its fixed utcOffset" }) timeZone: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Asia/Kolkata', description: "the lead's IANA zone; null = its fixed utcOffset" }) timeZone:
+    string | null;
   @ApiProperty({ type: 'integer', example: 5, description: "the lead's current offset in whole hours, truncated toward zero (+5:30 gives 5)" })
   utcOffset: number;
   @ApiProperty({

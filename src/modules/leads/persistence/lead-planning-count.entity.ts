@@ -65,4 +65,9 @@ export class LeadPlanningCountTotalEntity extends CountColumns {
   orderId: number;
 }
 
-export const LEAD_PLANNING_COUNT_ENTITIES = [LeadPlanningCountDeltaEntity, LeadPlanningCountHourEntity, LeadPlanningCountDayEntity, LeadPlanningCountTotalEntity];
+export const LEAD_PLANNING_COUNT_ENTITIES = [
+  LeadPlanningCountDeltaEntity,
+  LeadPlanningCountHourEntity,
+  LeadPlanningCountDayEntity,
+  LeadPlanningCountTotalEntity,
+];

@@ -23,11 +23,15 @@ export class OrderStatsView {
   @ApiProperty({ type: OrderLeadCountsView }) leads: OrderLeadCountsView;
   @ApiProperty({
     type: 'integer',
-    description: 'leads whose planned call is due (planningCallDateTime at or before asOf); 0 while the order does not dial (autoDialingEnabled false or the qualified limit reached today)',
+    description:
+      'leads whose planned call is due (planningCallDateTime at or before asOf); 0 while the order does not dial (autoDialingEnabled false or the qualified limit reached today)',
   })
   callableNow: number;
   @ApiProperty({ type: 'integer', description: 'leads whose planned call falls in the next hour' }) dueWithinHour: number;
-  @ApiProperty({ type: 'integer', description: "calls (dialing attempts) of the order today: the order's day in its defaultTimeZone, else its defaultUtcOffset" })
+  @ApiProperty({
+    type: 'integer',
+    description: "calls (dialing attempts) of the order today: the order's day in its defaultTimeZone, else its defaultUtcOffset",
+  })
   attemptsToday: number;
   @ApiProperty({ type: 'integer', description: "leads that entered a qualified status today (the order's day)" }) qualifiedToday: number;
   @ApiProperty({ type: 'integer', nullable: true, description: 'null = no limit' }) qualifiedLeadsPerDayLimit: number | null;
