@@ -10,10 +10,12 @@ import { SendResult, WebhookSender } from './webhook-sender';
 
 /** Beyond the attempt's own timeout, how long a claimed delivery stays invisible to other claims. */
 const LEASE_MARGIN_MS = 20_000;
+/** Concurrent claim-send-record loops per instance; WEBHOOK_CONCURRENCY is shared between them. */
+const LANES = 2;
 export const GONE_REASON = 'the endpoint answered 410 Gone';
 
 /**
- * Sends due deliveries. Each round claims up to WEBHOOK_CONCURRENCY due deliveries
+ * Sends due deliveries. Each round of a lane claims its share of WEBHOOK_CONCURRENCY due deliveries
  * (`FOR UPDATE SKIP LOCKED`, so instances share the work without sending one twice at once), sends
  * them concurrently, and records every outcome in one statement: 2xx delivered; anything else
  * retried after the schedule's next wait, or `failed` once it is used up; 410 fails the delivery
@@ -26,8 +28,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   private readonly logger = new Logger('WebhookDelivery');
   private readonly sender: WebhookSender;
   private stopped = true;
-  private loop?: Promise<void>;
-  private wakeUp?: () => void;
+  private lanes: Promise<void>[] = [];
+  /** Deliveries claimed per round of one lane. */
+  private readonly batchSize: number;
+  private readonly waiting = new Set<() => void>();
   private woken = false;
 
   constructor(
@@ -40,30 +44,32 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       timeoutMs: config.webhookTimeoutMs,
       maxSockets: config.webhookConcurrency,
     });
+    this.batchSize = Math.max(1, Math.ceil(config.webhookConcurrency / LANES));
   }
 
   onApplicationBootstrap(): void {
     if (this.config.workers <= 0) return;
     this.stopped = false;
-    this.loop = this.run();
+    // Two lanes: one claims and records (database round trips) while the other sends.
+    this.lanes = Array.from({ length: this.config.webhookConcurrency > 1 ? LANES : 1 }, () => this.run());
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     this.wake();
-    await this.loop;
+    await Promise.all(this.lanes);
     this.sender.close();
   }
 
   /** New deliveries were stored: look now rather than at the next poll. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    if (this.waiting.size === 0) this.woken = true;
+    for (const finish of [...this.waiting]) finish();
   }
 
   /** One round: claim, send, record. Returns how many deliveries it claimed. */
   async deliverDue(): Promise<number> {
-    const batch = await this.repo.claimDue(this.ds.manager, this.config.webhookConcurrency, this.config.webhookTimeoutMs + LEASE_MARGIN_MS);
+    const batch = await this.repo.claimDue(this.ds.manager, this.batchSize, this.config.webhookTimeoutMs + LEASE_MARGIN_MS);
     if (batch.length === 0) return 0;
     const results = await Promise.all(batch.map((d) => this.attempt(d)));
     await this.record(batch, results);
@@ -113,7 +119,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
         // An outage is logged once for the pool (down, then up), not once per poll; claims expire and are retried.
         reportDatabaseError(DATABASE_SOURCE, err, this.logger);
       }
-      if (claimed < this.config.webhookConcurrency) await this.idle();
+      if (claimed < this.batchSize) await this.idle();
     }
   }
 
@@ -125,12 +131,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     return new Promise<void>((resolve) => {
       const finish = () => {
         clearTimeout(timer);
-        this.wakeUp = undefined;
-        this.woken = false;
+        this.waiting.delete(finish);
         resolve();
       };
       const timer = setTimeout(finish, this.config.webhookPollIntervalMs);
-      this.wakeUp = finish;
+      this.waiting.add(finish);
     });
   }
 }
