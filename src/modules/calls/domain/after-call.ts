@@ -60,7 +60,13 @@ export function planAfterCall(p: AfterCallParams): AfterCall {
   if (!next.dueAt) return { attemptCount: next.attemptCount, planningCallAt: null };
   return {
     attemptCount: next.attemptCount,
-    planningCallAt: nextCallableAt({ now: next.dueAt, schedule: p.window.schedule, holidays: p.window.holidays, zone: p.window.zone, utcOffsetHours: p.window.utcOffsetHours }),
+    planningCallAt: nextCallableAt({
+      now: next.dueAt,
+      schedule: p.window.schedule,
+      holidays: p.window.holidays,
+      zone: p.window.zone,
+      utcOffsetHours: p.window.utcOffsetHours,
+    }),
   };
 }
 
