@@ -238,17 +238,23 @@ describe('agent groups', () => {
     });
 
     it('loads the members of a whole page in a bounded number of queries', async () => {
+      // Every statement, raw or from a TypeORM repository, runs on a query runner of this data source.
       const queries: string[] = [];
-      const original = t.ds.query.bind(t.ds);
-      t.ds.query = ((sql: string, params?: unknown[]) => {
-        queries.push(sql);
-        return original(sql, params);
-      }) as typeof t.ds.query;
+      const original = t.ds.createQueryRunner.bind(t.ds);
+      t.ds.createQueryRunner = ((...args: Parameters<typeof t.ds.createQueryRunner>) => {
+        const runner = original(...args);
+        const query = runner.query.bind(runner);
+        runner.query = ((sql: string, ...rest: unknown[]) => {
+          queries.push(sql);
+          return (query as (...a: unknown[]) => unknown)(sql, ...rest);
+        }) as typeof runner.query;
+        return runner;
+      }) as typeof t.ds.createQueryRunner;
       try {
         const res = await get('/v2/agent-group/?limit=100').expect(200);
         expect(res.body.data.list.length).toBe(7);
       } finally {
-        t.ds.query = original;
+        t.ds.createQueryRunner = original;
       }
       expect(queries.length).toBeGreaterThan(0);
       expect(queries.filter((q) => /agent_group/.test(q)).length).toBeLessThanOrEqual(3);

@@ -2,6 +2,7 @@ import { EntityManager } from 'typeorm';
 import { DemoSeedStep } from '../../../database/seed/demo-seeder';
 import { UserEntity } from '../../users/persistence/user.entity';
 import { AgentGroupEntity, AgentGroupMemberEntity } from './agent-group.entity';
+import { insertedId } from '../../../database/insert-result';
 
 /** Members are named by e-mail (the demo users' natural key). */
 const DEMO_GROUPS = [
@@ -26,7 +27,7 @@ export const agentGroupsDemoSeed: DemoSeedStep = {
   async run(m: EntityManager) {
     for (const g of DEMO_GROUPS) {
       const inserted = await m.getRepository(AgentGroupEntity).insert({ names: g.names });
-      const groupId = (inserted.identifiers[0] as Pick<AgentGroupEntity, 'id'>).id;
+      const groupId = insertedId(inserted);
       const agents = await m
         .getRepository(UserEntity)
         .createQueryBuilder('u')

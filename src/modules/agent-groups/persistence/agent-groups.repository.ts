@@ -3,6 +3,7 @@ import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { UserEntity } from '../../users/persistence/user.entity';
 import { AgentGroup, AgentGroupNames } from '../domain/agent-group';
 import { AgentGroupEntity, AgentGroupMemberEntity } from './agent-group.entity';
+import { insertedId } from '../../../database/insert-result';
 
 @Injectable()
 export class AgentGroupsRepository {
@@ -52,7 +53,7 @@ export class AgentGroupsRepository {
 
   async insert(names: AgentGroupNames, actor: number, m: EntityManager): Promise<number> {
     const result = await this.groups(m).insert({ names, createdBy: actor, updatedBy: actor });
-    return (result.identifiers[0] as Pick<AgentGroup, 'id'>).id;
+    return insertedId(result);
   }
 
   /** The group's current names, locking the row for the rest of the transaction; null when no such group. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull, Raw, Repository } from 'typeorm';
 import { Scope } from '../domain/api-key';
 import { ApiKeyEntity } from './api-key.entity';
+import { insertedId } from '../../../database/insert-result';
 
 export interface ApiKeyRow {
   id: number;
@@ -44,7 +45,7 @@ export class ApiKeysRepository {
 
   async insert(name: string, prefix: string, hash: string, scopes: Scope[], m: EntityManager = this.ds.manager): Promise<number> {
     const result = await this.keys(m).insert({ name, keyPrefix: prefix, keyHash: hash, scopes });
-    return (result.identifiers[0] as Pick<ApiKeyRow, 'id'>).id;
+    return insertedId(result);
   }
 
   /** Serialises API_KEY registrations of instances starting at once (until the transaction ends). An advisory lock: no TypeORM API. */

@@ -3,6 +3,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { definedFields } from '../../../common/defined-fields';
 import { CallAttemptGroup, CallAttemptGroupFields } from '../domain/call-attempt-group';
 import { CallAttemptGroupEntity } from './call-attempt-group.entity';
+import { insertedId } from '../../../database/insert-result';
 
 /** Serialises every change of which group is the default (a transaction-scoped advisory lock). */
 const DEFAULT_LOCK_KEY = 1_763_785_001;
@@ -57,7 +58,7 @@ export class CallAttemptGroupsRepository {
       resetAttemptsEnabled: fields.resetAttemptsEnabled,
       repeatLastInterval: fields.repeatLastInterval,
     });
-    return (result.identifiers[0] as Pick<CallAttemptGroup, 'id'>).id;
+    return insertedId(result);
   }
 
   async update(id: number, patch: Partial<CallAttemptGroupFields> & { isDefault?: boolean }, m: EntityManager): Promise<void> {

@@ -3,6 +3,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { definedFields } from '../../../common/defined-fields';
 import { CallScenario, CallScenarioFields } from '../domain/call-scenario';
 import { CallScenarioEntity } from './call-scenario.entity';
+import { insertedId } from '../../../database/insert-result';
 
 @Injectable()
 export class CallScenariosRepository {
@@ -28,7 +29,7 @@ export class CallScenariosRepository {
 
   async insert(fields: CallScenarioFields, m: EntityManager = this.ds.manager): Promise<number> {
     const result = await this.scenarios(m).insert({ title: fields.title, description: fields.description, isActive: fields.isActive });
-    return (result.identifiers[0] as Pick<CallScenario, 'id'>).id;
+    return insertedId(result);
   }
 
   /** Changes the given fields (and updated_at); false when no such scenario. */

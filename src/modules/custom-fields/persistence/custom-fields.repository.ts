@@ -3,6 +3,7 @@ import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
 import type { CustomFieldOption } from '../domain/custom-field';
 import type { CustomFieldDefinition, CustomFieldType, Essence } from '../domain/custom-value';
 import { CustomFieldEntity, CustomFieldOptionEntity } from './custom-field.entity';
+import { insertedId } from '../../../database/insert-result';
 
 export interface CustomFieldRow {
   id: number;
@@ -57,7 +58,7 @@ export class CustomFieldsRepository {
     options: readonly CustomFieldOption[],
   ): Promise<number> {
     const result = await this.fields(m).insert(field);
-    const id = (result.identifiers[0] as Pick<FieldOnly, 'id'>).id;
+    const id = insertedId(result);
     if (options.length > 0) await this.options(m).insert(options.map((o) => ({ fieldId: id, code: o.code, title: o.title, sort: o.sort })));
     return id;
   }

@@ -4,6 +4,7 @@ import { definedFields } from '../../../common/defined-fields';
 import { CallStatusEntity } from '../../calls/persistence/call-status.entity';
 import type { CallStatus, CallStatusCategory, LeadStatus, LeadStatusCategory } from '../domain/lead-status';
 import { LeadStatusEntity } from './lead-status.entity';
+import { insertedId } from '../../../database/insert-result';
 
 export interface LeadStatusChanges {
   code?: string;
@@ -62,7 +63,7 @@ export class LeadStatusesRepository {
 
   async insertLeadStatus(m: EntityManager, s: Required<Pick<LeadStatusChanges, 'code' | 'title' | 'category'>>): Promise<number> {
     const result = await this.leadStatusRepo(m).insert({ code: s.code, title: s.title, category: s.category });
-    return (result.identifiers[0] as Pick<LeadStatus, 'id'>).id;
+    return insertedId(result);
   }
 
   async updateLeadStatus(m: EntityManager, id: number, changes: LeadStatusChanges): Promise<void> {
@@ -72,7 +73,7 @@ export class LeadStatusesRepository {
 
   async insertCallStatus(s: Required<CallStatusChanges>, m: EntityManager = this.ds.manager): Promise<number> {
     const result = await this.callStatusRepo(m).insert({ code: s.code, title: s.title, category: s.category, isCallback: s.isCallback });
-    return (result.identifiers[0] as Pick<CallStatus, 'id'>).id;
+    return insertedId(result);
   }
 
   /** False when there is no such status. */

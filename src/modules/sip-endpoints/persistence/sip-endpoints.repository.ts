@@ -3,6 +3,7 @@ import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { definedFields } from '../../../common/defined-fields';
 import { SipEndpoint } from '../domain/sip-endpoint';
 import { SipEndpointEntity } from './sip-endpoint.entity';
+import { returnedId } from '../../../database/insert-result';
 
 export type SipEndpointFields = Pick<SipEndpoint, 'number' | 'title' | 'isActive'>;
 
@@ -36,8 +37,7 @@ export class SipEndpointsRepository {
       .returning(['id'])
       .updateEntity(false)
       .execute();
-    const row = (result.raw as Pick<SipEndpoint, 'id'>[])[0];
-    return row?.id ?? null;
+    return returnedId(result);
   }
 
   numberTaken(number: string, exceptId: number): Promise<boolean> {

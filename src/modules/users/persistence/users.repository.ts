@@ -3,6 +3,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { definedFields } from '../../../common/defined-fields';
 import { AccessGroup, User, UserFields } from '../domain/user';
 import { UserEntity } from './user.entity';
+import { returnedId } from '../../../database/insert-result';
 
 export interface UserFilter {
   accessGroup?: AccessGroup;
@@ -37,8 +38,7 @@ export class UsersRepository {
   /** Inserts a user; null when the e-mail (case-insensitively, USER_EMAIL_INDEX) is taken. */
   async insert(fields: Partial<UserFields> & { email: string }, m: EntityManager = this.ds.manager): Promise<number | null> {
     const result = await this.users(m).createQueryBuilder().insert().values(fields).orIgnore().returning(['id']).updateEntity(false).execute();
-    const row = (result.raw as Pick<User, 'id'>[])[0];
-    return row?.id ?? null;
+    return returnedId(result);
   }
 
   /** Whether another user than `exceptId` has this e-mail (case-insensitively). */
