@@ -73,6 +73,8 @@ export function dataSourceOptions(url: string, extra: Partial<DataSourceOptions>
     namingStrategy: new SnakeNamingStrategy(),
     // Extensions are the migrations' business: TypeORM would otherwise try CREATE EXTENSION "uuid-ossp" at every start.
     installExtensions: false,
+    // Generated uuids are gen_random_uuid() (built into PostgreSQL 13+, as the migrations use), not uuid-ossp's uuid_generate_v4().
+    uuidExtension: 'pgcrypto',
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,
