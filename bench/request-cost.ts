@@ -2,7 +2,8 @@ import type autocannon from 'autocannon';
 import os from 'node:os';
 import { Pool } from 'pg';
 import { startChild } from './support/child';
-import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
+import { BenchCluster, createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
+import { clusterCpuMs, processCpuMs } from './support/proc-cpu';
 import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measured-load';
 import { BenchSection } from './support/report';
 
@@ -14,12 +15,14 @@ import { BenchSection } from './support/report';
  * request (the least disturbed one). Per path: the server process's CPU and the whole
  * PostgreSQL cluster's, and the ratio of the baseline's total to the service's, the throughput
  * ratio the two would have on cores they had to themselves. The service runs without workers, so
- * an async accept is the accept alone (the drain is lead-create's).
+ * an async accept is the accept alone; the jobs the accepts queued are then drained by a fresh
+ * instance with workers, alone on the database (leads per second, CPU per lead).
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 4);
 const CONNECTIONS = 16;
+const DRAIN_SECONDS = Number(process.env.BENCH_DRAIN_SECONDS ?? 120);
 
 interface Ready {
   url: string;
@@ -43,6 +46,7 @@ export async function requestCostBench(): Promise<BenchSection> {
   const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }) });
   const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
   const costs: Cost[] = [];
+  let drain: Drain | null = null;
   try {
     await app.call('seed');
     const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
@@ -90,6 +94,7 @@ export async function requestCostBench(): Promise<BenchSection> {
         runs.set(name, [...(runs.get(name) ?? []), run]);
       }
     }
+    drain = await measureDrain(db.url, pool, cluster);
     for (const [name, measured] of runs) {
       const total = (m: MeasuredLoad) => (m.serverCpuMs ?? Infinity) + (m.postgresCpuMs ?? 0);
       const best = [...measured].sort((a, b) => total(a) - total(b))[0];
@@ -110,10 +115,47 @@ export async function requestCostBench(): Promise<BenchSection> {
     await cluster.stop();
   }
   machine.loadEnd = os.loadavg()[0];
-  return { bench: 'request-cost', machine, markdown: markdown(costs), data: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, costs } };
+  return { bench: 'request-cost', machine, markdown: markdown(costs, drain), data: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, costs, drain } };
 }
 
-function markdown(costs: Cost[]): string {
+interface Drain {
+  leads: number;
+  failed: number;
+  seconds: number;
+  perSecond: number;
+  serverCpuMs: number;
+  postgresCpuMs: number;
+}
+
+/**
+ * The jobs the accept rounds queued, drained by an instance of the service with WORKERS=2 started
+ * for it (nothing else running): leads per second, and CPU per lead of that process and of
+ * PostgreSQL. At most DRAIN_SECONDS.
+ */
+async function measureDrain(url: string, pool: Pool, cluster: BenchCluster): Promise<Drain> {
+  const count = async (sql: string) => Number((await pool.query(sql)).rows[0].n);
+  const before = await count(`SELECT count(*) AS n FROM lead`);
+  const pgBefore = cluster.postmasterPid ? clusterCpuMs(cluster.postmasterPid) : null;
+  const started = Date.now();
+  const worker = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: url, BENCH_APP_ENV: JSON.stringify({ WORKERS: '2', API_KEY_CACHE_TTL_MS: '5000' }) });
+  const cpuBefore = processCpuMs(worker.pid);
+  try {
+    while ((await count(`SELECT count(*) AS n FROM lead_async_job WHERE state = 'queued'`)) > 0 && Date.now() - started < DRAIN_SECONDS * 1000) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const leads = (await count(`SELECT count(*) AS n FROM lead`)) - before;
+    const cpu = processCpuMs(worker.pid) - cpuBefore;
+    const pg = pgBefore !== null ? clusterCpuMs(cluster.postmasterPid!) - pgBefore : NaN;
+    const failed = await count(`SELECT count(*) AS n FROM lead_async_job WHERE state = 'failed'`);
+    const per = (ms: number) => (leads ? Math.round((ms / leads) * 1000) / 1000 : NaN);
+    return { leads, failed, seconds: Math.round(seconds * 10) / 10, perSecond: Math.round(leads / seconds), serverCpuMs: per(cpu), postgresCpuMs: per(pg) };
+  } finally {
+    await worker.stop();
+  }
+}
+
+function markdown(costs: Cost[], drain: Drain | null): string {
   const by = new Map(costs.map((c) => [c.name, c]));
   const ratio = (base: string, name: string) => {
     const b = by.get(base);
@@ -139,6 +181,15 @@ function markdown(costs: Cost[]): string {
     const errors = c.rounds.reduce((n, r) => n + r.errors, 0);
     const non2xx = c.rounds.reduce((n, r) => n + r.non2xx, 0);
     lines.push(mdRow([c.name, c.serverCpuMs, c.postgresCpuMs, c.totalCpuMs, c.requestsPerSecond, single ? ratio(single, c.name) : '', own ? ratio(own, c.name) : '', `${errors} / ${non2xx}`]));
+  }
+  if (drain) {
+    const create = by.get('POST /v2/lead/create/');
+    lines.push(
+      '',
+      `Drain: the ${drain.leads} leads the accepts queued (${drain.failed} failed) created by a fresh instance with WORKERS=2 in ${drain.seconds} s ` +
+        `(start-up included): ${drain.perSecond} leads/s; CPU per lead ${drain.serverCpuMs} ms in that process (start-up included) and ${drain.postgresCpuMs} ms in PostgreSQL` +
+        (create ? ` (${((create.totalCpuMs) / (drain.serverCpuMs + drain.postgresCpuMs)).toFixed(2)}x the CPU-bound rate of the sync create).` : '.'),
+    );
   }
   return lines.join('\n');
 }
