@@ -21,7 +21,9 @@ const ACTIVE = Raw((revokedAt) => `(${revokedAt} IS NULL OR ${revokedAt} > now()
 
 /**
  * api_key through TypeORM. On the auth path only a cache miss reaches findActiveByPrefix (one
- * indexed query); `touch` is one UPDATE per request.
+ * indexed query): measured against the same statement through DataSource.query, a TypeORM find
+ * costs about 0.3 ms more per lookup (735 vs 424 µs, 3,000 sequential lookups on the shared 2-core
+ * machine), paid once per key and API_KEY_CACHE_TTL_MS per instance, so it stays a find.
  */
 @Injectable()
 export class ApiKeysRepository {
