@@ -53,12 +53,19 @@ async function openPrimaryOrAlone(options: DataSourceOptions): Promise<DataSourc
  * the two an `error` event has no listener, which crashes the process. A listener on every new
  * client closes that gap; the dead client then fails its first query (a 503) and the pool drops it.
  */
-function guardNewConnections(ds: DataSource): DataSource {
+export function guardNewConnections(ds: DataSource): DataSource {
   const driver = ds.driver as unknown as { master?: EventEmitter; slaves?: EventEmitter[] };
-  for (const pool of [driver.master, ...(driver.slaves ?? [])]) {
-    pool?.on('connect', (client: EventEmitter) => client.on('error', () => undefined));
-  }
+  for (const pool of [driver.master, ...(driver.slaves ?? [])]) if (pool) guardPool(pool);
   return ds;
+}
+
+const guarded = new WeakSet<EventEmitter>();
+
+/** The same for one pg pool (once per pool): every client it connects from now on has an `error` listener. */
+export function guardPool(pool: EventEmitter): void {
+  if (guarded.has(pool)) return;
+  guarded.add(pool);
+  pool.on('connect', (client: EventEmitter) => client.on('error', () => undefined));
 }
 
 /** Shared by the app, the migration CLI and the tests: one definition of how we talk to PostgreSQL. */

@@ -1,5 +1,7 @@
+import type { EventEmitter } from 'node:events';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { guardPool } from './data-source';
 import type { Queryable } from './read-database';
 
 /**
@@ -28,8 +30,11 @@ interface PgQueryable {
 function poolOf(db: DataSource | Queryable | Pool): PgQueryable | null {
   if (db instanceof Pool) return db;
   if (!(db instanceof DataSource)) return null;
-  const master = (db.driver as unknown as { master?: PgQueryable }).master;
-  return master && typeof master.query === 'function' ? master : null;
+  const master = (db.driver as unknown as { master?: PgQueryable & EventEmitter }).master;
+  if (!master || typeof master.query !== 'function') return null;
+  // pool.query hands out new clients too: none may meet a FATAL without a listener (see guardNewConnections).
+  guardPool(master);
+  return master;
 }
 
 /**

@@ -137,7 +137,9 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
               try {
                 return { id: job.id, status: 'completed', output: (await def.handle(job)) ?? undefined };
               } catch (err) {
-                this.logger.warn(`${def.name} job ${job.id} attempt ${job.retryCount + 1} failed: ${errorKind(err)}`);
+                // A database outage is logged once for all of its failures (outage-log.ts), not once per job.
+                if (databaseUnavailableReason(err)) reportDatabaseError(DATABASE_SOURCE, err, this.logger);
+                else this.logger.warn(`${def.name} job ${job.id} attempt ${job.retryCount + 1} failed: ${errorKind(err)}`);
                 return { id: job.id, status: 'failed', output: { error: errorKind(err) } };
               }
             }),
