@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { CounterCompactor } from '../../database/counters/counter-compactor';
 import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { LEAD_COUNTERS } from './persistence/lead-counters';
-import { LEAD_PLANNING_COUNTERS } from './persistence/lead-planning-counters';
 
 /** How long the state of a finished asynchronous creation stays readable. */
 export const ASYNC_JOB_RETENTION_DAYS = 30;
@@ -22,7 +21,7 @@ export class LeadCountersService extends CounterCompactor implements OnModuleIni
     ds: DataSource,
     private readonly jobs: LeadAsyncJobsRepository,
   ) {
-    super(ds, [LEAD_COUNTERS, LEAD_PLANNING_COUNTERS], new Logger('LeadCounters'));
+    super(ds, [LEAD_COUNTERS], new Logger('LeadCounters'));
   }
 
   override onModuleInit(): void {

@@ -10,6 +10,7 @@ import { LeadsDemoSeed } from './leads.seed';
 import { LeadsService } from './leads.service';
 import { LeadCallableService } from './lead-callable.service';
 import { LeadStatsService } from './lead-stats.service';
+import { LeadPlanningCountersCompactor } from './persistence/lead-planning-counters.compactor';
 import { LeadBulkService } from './lead-bulk.service';
 import { LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
@@ -32,6 +33,7 @@ import { LeadsRepository } from './persistence/leads.repository';
     LeadsDemoSeed,
     LeadCallableService,
     LeadStatsService,
+    LeadPlanningCountersCompactor,
   ],
   exports: [LeadsService, LeadStatusesService, LeadStatsService],
 })
