@@ -9,12 +9,16 @@ import { SafeQueryLogger } from './safe-query-logger';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /**
- * With read replicas: TypeORM's replication settings (a pool per server). Raw queries and
- * transactions go to the primary; only `ReadDatabase.run` asks for a replica.
+ * With read replicas: TypeORM's replication settings (a pool per server). Raw queries,
+ * repository reads and transactions go to the primary; only `ReadDatabase.run` asks for a replica.
  */
 export function replicatedDataSourceOptions(url: string, replicaUrls: string[]): Partial<DataSourceOptions> {
   if (replicaUrls.length === 0) return {};
-  return { url: undefined, replication: { master: { url }, slaves: replicaUrls.map((u) => ({ url: u })) } } as Partial<DataSourceOptions>;
+  // defaultMode master: TypeORM would otherwise send every repository and query-builder read to a replica.
+  return {
+    url: undefined,
+    replication: { master: { url }, slaves: replicaUrls.map((u) => ({ url: u })), defaultMode: 'master' },
+  } as Partial<DataSourceOptions>;
 }
 
 /**
