@@ -10,7 +10,8 @@ import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { CallSchedule, DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
 import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, referencesOf } from './domain/order';
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
-import { OrderRecord, OrdersRepository } from './persistence/orders.repository';
+import type { OrderRecord } from './domain/order-record';
+import { OrdersRepository } from './persistence/orders.repository';
 import { EventOutbox } from '../events/event-outbox.service';
 import { changedFields } from '../events/domain/event';
 

@@ -3,7 +3,7 @@ import { isoDateTime } from '../../../common/dates';
 import { presentCall } from '../../calls/http/call.presenter';
 import { presentLeadV2 } from '../../leads/http/lead.presenter';
 import { presentOrder } from '../../orders/http/order.presenter';
-import type { OrderRecord } from '../../orders/persistence/orders.repository';
+import type { OrderRecord } from '../../orders/domain/order-record';
 import { EVENT_TYPES, leadChangedFields, PublicEvent } from '../domain/event';
 import { callFromSnapshot, leadFromSnapshot, RowSnapshot } from '../domain/snapshots';
 import type { StoredEvent } from '../persistence/events.repository';

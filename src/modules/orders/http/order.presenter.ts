@@ -4,7 +4,7 @@ import { isoDateTime } from '../../../common/dates';
 import { normaliseSchedule } from '../domain/call-schedule';
 import { formatHoliday } from '../domain/holidays';
 import { presentLanguageCode } from '../domain/order';
-import type { OrderRecord } from '../persistence/orders.repository';
+import type { OrderRecord } from '../domain/order-record';
 
 /** Empty maps are `[]` where API.md says so (PHP's empty array). */
 const mapOrEmptyArray = (m: Record<string, unknown>) => (Object.keys(m).length ? m : []);

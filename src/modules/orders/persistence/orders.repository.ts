@@ -1,45 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { CustomValues } from '../../custom-fields/domain/custom-value';
-import type { CallSchedule } from '../domain/call-schedule';
 import type { OrderChanges, OrderReferences, TransferNumber } from '../domain/order';
+import type { OrderRecord } from '../domain/order-record';
 import type { OrderSettings } from '../domain/order-settings';
-
-/** An order as stored, with its member sets; holidays as yyyy-mm-dd. */
-export interface OrderRecord {
-  id: number;
-  code: string;
-  serviceTitle: string;
-  title: string;
-  status: string;
-  callSchedule: CallSchedule;
-  callHolidayOverrides: string[];
-  autoDialingEnabled: boolean;
-  predictiveModeEnabled: boolean;
-  aiDefaultLanguage: string | null;
-  amdDetectionEnabled: boolean;
-  callRecordRule: string;
-  sipEndpointUsageScheme: string;
-  showLeadContactsToAgent: boolean;
-  callAttemptGroupId: number | null;
-  qualifiedLeadsPerDayLimit: number | null;
-  callScenarioId: number | null;
-  leadTransformEnabled: boolean;
-  speechRecognitionEnabled: boolean;
-  ignoreLeadTimezone: boolean;
-  defaultUtcOffset: number;
-  defaultTimeZone: string | null;
-  customValues: CustomValues;
-  agentLeadCreationIsAllowed: boolean;
-  agentLeadEditMode: string;
-  autoProcessCall: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  agentUserIds: number[];
-  agentGroupIds: number[];
-  sipEndpointIds: number[];
-  transferNumbers: TransferNumber[];
-}
 
 type OrderRow = Omit<OrderRecord, 'agentUserIds' | 'agentGroupIds' | 'sipEndpointIds' | 'transferNumbers'>;
 

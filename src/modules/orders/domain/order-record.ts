@@ -1,0 +1,39 @@
+import type { CustomValues } from '../../custom-fields/domain/custom-value';
+import type { CallSchedule } from './call-schedule';
+import type { TransferNumber } from './order';
+
+/** An order as stored, with its member sets; holidays as yyyy-mm-dd. */
+export interface OrderRecord {
+  id: number;
+  code: string;
+  serviceTitle: string;
+  title: string;
+  status: string;
+  callSchedule: CallSchedule;
+  callHolidayOverrides: string[];
+  autoDialingEnabled: boolean;
+  predictiveModeEnabled: boolean;
+  aiDefaultLanguage: string | null;
+  amdDetectionEnabled: boolean;
+  callRecordRule: string;
+  sipEndpointUsageScheme: string;
+  showLeadContactsToAgent: boolean;
+  callAttemptGroupId: number | null;
+  qualifiedLeadsPerDayLimit: number | null;
+  callScenarioId: number | null;
+  leadTransformEnabled: boolean;
+  speechRecognitionEnabled: boolean;
+  ignoreLeadTimezone: boolean;
+  defaultUtcOffset: number;
+  defaultTimeZone: string | null;
+  customValues: CustomValues;
+  agentLeadCreationIsAllowed: boolean;
+  agentLeadEditMode: string;
+  autoProcessCall: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  agentUserIds: number[];
+  agentGroupIds: number[];
+  sipEndpointIds: number[];
+  transferNumbers: TransferNumber[];
+}
