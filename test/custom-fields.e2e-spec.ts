@@ -1,5 +1,4 @@
 import request from 'supertest';
-import { DomainError } from '../src/common/domain-error';
 import { CustomFieldsService } from '../src/modules/custom-fields/custom-fields.service';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -8,7 +7,11 @@ describe('custom fields', () => {
   let apiOnly: string;
   const ids: Record<string, number> = {};
 
-  const post = (path: string, body: unknown, key = t.apiKey) => request(t.http).post(path).set('X-Api-Key', key).send(body as object);
+  const post = (path: string, body: unknown, key = t.apiKey) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', key)
+      .send(body as object);
   const get = (path: string, key = t.apiKey) => request(t.http).get(path).set('X-Api-Key', key);
   const count = async (table: string) => (await t.ds.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
 
@@ -42,9 +45,29 @@ describe('custom fields', () => {
             { code: 'garage', title: 'Гараж', sort: 20 },
           ],
         },
-        { key: 'channels', title: 'Каналы', type: 'multiselect', essence: 'leads', sort: 70, params: [{ code: 'sms', title: 'SMS' }, { code: 'email', title: 'E-mail' }] },
+        {
+          key: 'channels',
+          title: 'Каналы',
+          type: 'multiselect',
+          essence: 'leads',
+          sort: 70,
+          params: [
+            { code: 'sms', title: 'SMS' },
+            { code: 'email', title: 'E-mail' },
+          ],
+        },
         { key: 'manager', title: 'Менеджер', type: 'string', essence: 'orders' },
-        { key: 'niche', title: 'Ниша', type: 'select', essence: 'orders', sort: 5, params: [{ code: 'real_estate', title: 'Недвижимость' }, { code: 'edu-1', title: 'Образование' }] },
+        {
+          key: 'niche',
+          title: 'Ниша',
+          type: 'select',
+          essence: 'orders',
+          sort: 5,
+          params: [
+            { code: 'real_estate', title: 'Недвижимость' },
+            { code: 'edu-1', title: 'Образование' },
+          ],
+        },
       ];
       for (const { key, ...body } of defs) {
         const res = await post('/v2/custom-field/create/', body).expect(200);
@@ -81,7 +104,19 @@ describe('custom fields', () => {
       ['select without params', { title: 'X', type: 'select', essence: 'leads' }, 'params'],
       ['multiselect with []', { title: 'X', type: 'multiselect', essence: 'leads', params: [] }, 'params'],
       ['a bad option code', { title: 'X', type: 'select', essence: 'leads', params: [{ code: 'Big Code', title: 'B' }] }, 'params.0.code'],
-      ['a duplicate option code', { title: 'X', type: 'select', essence: 'leads', params: [{ code: 'a', title: 'A' }, { code: 'a', title: 'B' }] }, 'params.1.code'],
+      [
+        'a duplicate option code',
+        {
+          title: 'X',
+          type: 'select',
+          essence: 'leads',
+          params: [
+            { code: 'a', title: 'A' },
+            { code: 'a', title: 'B' },
+          ],
+        },
+        'params.1.code',
+      ],
       ['options on a string field', { title: 'X', type: 'string', essence: 'leads', params: [{ code: 'a', title: 'A' }] }, 'params'],
       ['an option without title', { title: 'X', type: 'select', essence: 'leads', params: [{ code: 'a' }] }, 'params.0.title'],
       ['an unknown type', { title: 'X', type: 'text', essence: 'leads' }, 'type'],
@@ -115,7 +150,17 @@ describe('custom fields', () => {
         expect(Array.isArray(res.body.data)).toBe(true);
         const list = res.body.data as { id: number; sort: number }[];
         expect(list.map((f) => f.id)).toEqual([
-          ids.niche, ids.city, ids.budget, ids.area, ids.visit, ids.callback, ids.consent, ids.interest, ids.channels, ids.manager, ids.note,
+          ids.niche,
+          ids.city,
+          ids.budget,
+          ids.area,
+          ids.visit,
+          ids.callback,
+          ids.consent,
+          ids.interest,
+          ids.channels,
+          ids.manager,
+          ids.note,
         ]);
       }
       const res = await get('/v2/custom-fields/').expect(200);
@@ -155,7 +200,9 @@ describe('custom fields', () => {
 
   describe('update', () => {
     it('changes only the fields sent', async () => {
-      await post(`/v2/custom-field/update/${ids.manager}/`, { title: 'Менеджер клиента' }).expect(200).expect((r) => expect(r.body).toEqual({ success: true, message: '', data: [] }));
+      await post(`/v2/custom-field/update/${ids.manager}/`, { title: 'Менеджер клиента' })
+        .expect(200)
+        .expect((r) => expect(r.body).toEqual({ success: true, message: '', data: [] }));
       let d = (await get(`/v2/custom-field/detail/${ids.manager}/`)).body.data;
       expect(d).toMatchObject({ title: 'Менеджер клиента', sort: 100, type: 'string', essence: 'orders' });
       await post(`/v2/custom-field/update/${ids.manager}`, { sort: 1 }).expect(200);
@@ -189,7 +236,17 @@ describe('custom fields', () => {
       ['a different type', { type: 'int', title: 'Changed' }, 'type'],
       ['a different essence', { essence: 'orders', title: 'Changed' }, 'essence'],
       ['empty options of a select field', { params: [], title: 'Changed' }, 'params'],
-      ['duplicate option codes', { params: [{ code: 'a', title: 'A' }, { code: 'a', title: 'A2' }], title: 'Changed' }, 'params.1.code'],
+      [
+        'duplicate option codes',
+        {
+          params: [
+            { code: 'a', title: 'A' },
+            { code: 'a', title: 'A2' },
+          ],
+          title: 'Changed',
+        },
+        'params.1.code',
+      ],
       ['a null title', { title: null, sort: 3 }, 'title'],
       ['a float sort', { sort: 1.5, title: 'Changed' }, 'sort'],
     ])('rejects %s with 400 and changes nothing', async (_name, body, field) => {
@@ -239,33 +296,43 @@ describe('custom fields', () => {
 
     it('normalises valid values', async () => {
       const v = await svc.validateValues(
-        { [ids.city]: 'Москва', [ids.budget]: '5000000', [ids.visit]: '31.12.2026', [ids.consent]: 'true', [ids.interest]: 'flat', [ids.channels]: 'phone,email' },
+        {
+          [ids.city]: 'Москва',
+          [ids.budget]: '5000000',
+          [ids.visit]: '31.12.2026',
+          [ids.consent]: 'true',
+          [ids.interest]: 'flat',
+          [ids.channels]: 'phone,email',
+        },
         'leads',
       );
       expect(v).toEqual({
-        [ids.city]: 'Москва',
-        [ids.budget]: 5000000,
-        [ids.visit]: '2026-12-31',
-        [ids.consent]: true,
-        [ids.interest]: 'flat',
-        [ids.channels]: 'phone,email',
+        ok: true,
+        value: {
+          [ids.city]: 'Москва',
+          [ids.budget]: 5000000,
+          [ids.visit]: '2026-12-31',
+          [ids.consent]: true,
+          [ids.interest]: 'flat',
+          [ids.channels]: 'phone,email',
+        },
       });
-      expect(await svc.validateValues([], 'orders')).toEqual({});
+      expect(await svc.validateValues([], 'orders')).toEqual({ ok: true, value: {} });
     });
 
-    it('throws a validation error naming each bad entry with the given path', async () => {
-      const err = await svc.validateValues({ [ids.city]: 5, [ids.manager]: 'x', 999999: 'y' }, 'leads', 'fields').catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(DomainError);
-      expect((err as DomainError).kind).toBe('validation');
-      expect((err as DomainError).fieldErrors.map((e) => e.field).sort()).toEqual([`fields.${ids.city}`, `fields.${ids.manager}`, 'fields.999999'].sort());
+    it('returns the errors naming each bad entry with the given path (for the caller to merge)', async () => {
+      const checked = await svc.validateValues({ [ids.city]: 5, [ids.manager]: 'x', 999999: 'y' }, 'leads', 'fields');
+      expect(checked.ok).toBe(false);
+      const errors = checked.ok ? [] : checked.errors;
+      expect(errors.map((e) => e.field).sort()).toEqual([`fields.${ids.city}`, `fields.${ids.manager}`, 'fields.999999'].sort());
     });
 
-    it('sees this instance\'s own writes at once despite the cache', async () => {
-      await expect(svc.validateValues({ [ids.channels]: 'sms' }, 'leads')).rejects.toBeInstanceOf(DomainError);
+    it("sees this instance's own writes at once despite the cache", async () => {
+      expect((await svc.validateValues({ [ids.channels]: 'sms' }, 'leads')).ok).toBe(false);
       await post(`/v2/custom-field/update/${ids.channels}/`, { params: [{ code: 'sms', title: 'SMS' }] }).expect(200);
-      await expect(svc.validateValues({ [ids.channels]: 'sms' }, 'leads')).resolves.toEqual({ [ids.channels]: 'sms' });
+      await expect(svc.validateValues({ [ids.channels]: 'sms' }, 'leads')).resolves.toEqual({ ok: true, value: { [ids.channels]: 'sms' } });
       const created = await post('/v2/custom-field/create/', { title: 'Новое', type: 'int', essence: 'leads' }).expect(200);
-      await expect(svc.validateValues({ [created.body.data.id]: 7 }, 'leads')).resolves.toEqual({ [created.body.data.id]: 7 });
+      await expect(svc.validateValues({ [created.body.data.id]: 7 }, 'leads')).resolves.toEqual({ ok: true, value: { [created.body.data.id]: 7 } });
     });
   });
 });

@@ -5,14 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { DEFAULT_SORT, OptionInput, validateOptions } from './domain/custom-field';
-import {
-  CustomFieldDefinition,
-  CustomFieldType,
-  CustomValues,
-  Essence,
-  referencedFieldIds,
-  validateCustomValues,
-} from './domain/custom-value';
+import { CustomFieldDefinition, CustomFieldType, CustomValuesCheck, Essence, referencedFieldIds, validateCustomValues } from './domain/custom-value';
 import { CustomFieldRow, CustomFieldsRepository } from './persistence/custom-fields.repository';
 
 export interface CreateCustomField {
@@ -99,16 +92,14 @@ export class CustomFieldsService {
   }
 
   /**
-   * Validates a `customValues` input for `essence` against the fields it names (loaded in one
-   * query, or from the short cache) and returns the normalised map; throws a validation
-   * DomainError naming every bad entry (`<path>.<fieldId>`). Inside a transaction, pass its
-   * manager: the definitions are then read on that connection, not on a second one.
+   * Checks a `customValues` input for `essence` against the fields it names (loaded in one query,
+   * or from the short cache): the normalised map, or every bad entry (`<path>.<fieldId>`) for the
+   * caller to merge with its own errors. Inside a transaction, pass its manager: the definitions
+   * are then read on that connection, not on a second one.
    */
-  async validateValues(input: unknown, essence: Essence, path = 'customValues', m?: EntityManager): Promise<CustomValues> {
+  async validateValues(input: unknown, essence: Essence, path = 'customValues', m?: EntityManager): Promise<CustomValuesCheck> {
     const defs = await this.definitions(referencedFieldIds(input), m);
-    const result = validateCustomValues(input, essence, defs, path);
-    if (!result.ok) throw DomainError.validation(result.errors);
-    return result.value;
+    return validateCustomValues(input, essence, defs, path);
   }
 
   /** Definitions by id; unknown ids are simply absent (and not cached, so a new field is seen at once). */

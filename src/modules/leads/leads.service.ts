@@ -338,12 +338,8 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
 
   private async validateCustomValues(input: unknown, m?: EntityManager): Promise<{ value: Record<string, unknown>; errors: FieldError[] }> {
     if (input === undefined) return { value: {}, errors: [] };
-    try {
-      return { value: await this.customFields.validateValues(input, 'leads', 'customValues', m), errors: [] };
-    } catch (err) {
-      if (err instanceof DomainError && err.kind === 'validation') return { value: {}, errors: err.fieldErrors };
-      throw err;
-    }
+    const custom = await this.customFields.validateValues(input, 'leads', 'customValues', m);
+    return custom.ok ? { value: custom.value, errors: [] } : { value: {}, errors: custom.errors };
   }
 }
 

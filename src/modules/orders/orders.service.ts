@@ -135,12 +135,9 @@ export class OrdersService {
     const errors: FieldError[] = normalised.ok ? [] : [...normalised.errors];
     const changes: OrderChanges = normalised.ok ? normalised.value : {};
     if (input.customValues !== undefined) {
-      try {
-        changes.customValues = await this.customFields.validateValues(input.customValues, 'orders', 'customValues', m);
-      } catch (err) {
-        if (!(err instanceof DomainError) || err.kind !== 'validation') throw err;
-        errors.push(...err.fieldErrors);
-      }
+      const custom = await this.customFields.validateValues(input.customValues, 'orders', 'customValues', m);
+      if (custom.ok) changes.customValues = custom.value;
+      else errors.push(...custom.errors);
     }
     // With bad domain input the references are still checked (raw ids), so one answer lists every problem.
     const requested = referencesOf(normalised.ok ? changes : input);

@@ -18,6 +18,9 @@ export type CustomValues = Record<string, string | number | boolean>;
 
 type Check = { ok: true; value: string | number | boolean } | { ok: false; message: string };
 
+/** A checked `customValues` map: the normalised map, or every error (callers merge them with their own). */
+export type CustomValuesCheck = { ok: true; value: CustomValues } | { ok: false; errors: FieldError[] };
+
 const INT32 = 2_147_483_647;
 
 /**
@@ -60,7 +63,10 @@ export function checkCustomValue(field: CustomFieldDefinition, value: unknown): 
         : { ok: false, message: `must be one of: ${field.optionCodes.join(', ')}` };
     case 'multiselect': {
       if (typeof value !== 'string') return { ok: false, message: 'must be a comma-separated string of option codes' };
-      const codes = value.split(',').map((c) => c.trim()).filter(Boolean);
+      const codes = value
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
       const unknown = codes.filter((c) => !field.optionCodes.includes(c));
       if (unknown.length > 0) return { ok: false, message: `unknown option(s): ${unknown.join(', ')}` };
       return { ok: true, value: [...new Set(codes)].join(',') };
@@ -77,7 +83,7 @@ export function validateCustomValues(
   essence: Essence,
   fields: ReadonlyMap<number, CustomFieldDefinition>,
   path = 'customValues',
-): { ok: true; value: CustomValues } | { ok: false; errors: FieldError[] } {
+): CustomValuesCheck {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     // An empty array is how PHP-style clients send an empty map.
     if (Array.isArray(input) && input.length === 0) return { ok: true, value: {} };
