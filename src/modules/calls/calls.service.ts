@@ -7,7 +7,8 @@ import { countedPage } from '../../database/counters/counted-page';
 import { OrdersService } from '../orders/orders.service';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { planningZone } from '../leads/domain/time-zone';
-import { CallFilter, CallRow, CallsRepository } from './persistence/calls.repository';
+import type { CallFilter, CallRow } from './domain/call';
+import { CallsRepository } from './persistence/calls.repository';
 import { ReadDatabase } from '../../database/read-database';
 
 export interface RecordCallInput {

@@ -1,5 +1,5 @@
 import { isoDateTime } from '../../../common/dates';
-import { CallRow } from '../persistence/calls.repository';
+import type { CallRow } from '../domain/call';
 import { ApiProperty } from '@nestjs/swagger';
 
 /** The Call object of API.md (response model). */

@@ -1,5 +1,5 @@
 import { CounterFilter, CounterSet } from '../../../database/counters/counter-set';
-import type { CallFilter } from './calls.repository';
+import type { CallFilter } from '../domain/call';
 
 /**
  * Counters behind the exact `total` of GET /v2/call/ (database/counters; schema made by migration

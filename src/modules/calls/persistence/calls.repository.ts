@@ -6,40 +6,12 @@ import { SqlParams, whereOf } from '../../../database/counters/sql-params';
 import { CallOutcome } from '../domain/after-call';
 import { callCounting } from './call-counters';
 import type { Queryable } from '../../../database/read-database';
-
-export interface CallRow {
-  id: number;
-  orderId: number;
-  leadId: number;
-  userId: number | null;
-  sipEndpointId: number;
-  statusId: number;
-  finishInitiator: string | null;
-  direction: string;
-  totalDurationSeconds: number;
-  waitTimeDurationSeconds: number;
-  talkTimeDurationSeconds: number;
-  isPredictive: boolean;
-  clientPhone: string;
-  hasRecords: boolean;
-  createdAt: Date;
-}
+import type { CallFilter, CallRow } from '../domain/call';
 
 export type NewCall = Omit<CallRow, 'id'> & {
   callbackRequested: boolean;
   platformCallId: string;
 };
-
-export interface CallFilter {
-  leadIds?: number[];
-  /** A list needs leadIds or orderIds (the service checks). */
-  orderIds?: number[];
-  userIds?: number[];
-  statusIds?: number[];
-  /** Inclusive bounds on created_at. */
-  from?: Date;
-  to?: Date;
-}
 
 /** The lead as a call needs it, locked for the attempt update. */
 export interface LeadForCall {
@@ -183,7 +155,6 @@ export class CallsRepository {
     );
     return rows[0] ?? null;
   }
-
 
   async updateLeadAttempts(m: EntityManager, leadId: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {
     await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, updated_at = now() WHERE id = $1`, [leadId, attemptCount, planningCallAt]);

@@ -1,4 +1,4 @@
-import type { CallRow } from '../../calls/persistence/calls.repository';
+import type { CallRow } from '../../calls/domain/call';
 import type { Lead, LeadType } from '../../leads/domain/lead';
 import { snapshotDate } from './event';
 

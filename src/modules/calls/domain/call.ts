@@ -1,0 +1,30 @@
+/** A call as stored and presented (GET /v2/call/, call events). */
+export interface CallRow {
+  id: number;
+  orderId: number;
+  leadId: number;
+  userId: number | null;
+  sipEndpointId: number;
+  statusId: number;
+  finishInitiator: string | null;
+  direction: string;
+  totalDurationSeconds: number;
+  waitTimeDurationSeconds: number;
+  talkTimeDurationSeconds: number;
+  isPredictive: boolean;
+  clientPhone: string;
+  hasRecords: boolean;
+  createdAt: Date;
+}
+
+/** What GET /v2/call/ filters on. */
+export interface CallFilter {
+  leadIds?: number[];
+  /** A list needs leadIds or orderIds (the service checks). */
+  orderIds?: number[];
+  userIds?: number[];
+  statusIds?: number[];
+  /** Inclusive bounds on created_at. */
+  from?: Date;
+  to?: Date;
+}
