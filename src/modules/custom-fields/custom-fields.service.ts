@@ -6,7 +6,8 @@ import { DomainError, FieldError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { DEFAULT_SORT, OptionInput, validateOptions } from './domain/custom-field';
 import { CustomFieldDefinition, CustomFieldType, CustomValuesCheck, Essence, referencedFieldIds, validateCustomValues } from './domain/custom-value';
-import { CustomFieldRow, CustomFieldsRepository } from './persistence/custom-fields.repository';
+import type { CustomFieldRow } from './domain/custom-field';
+import { CustomFieldsRepository } from './persistence/custom-fields.repository';
 
 export interface CreateCustomField {
   title: string;

@@ -1,5 +1,5 @@
 import type { FieldError } from '../../../common/domain-error';
-import type { CustomFieldType } from './custom-value';
+import type { CustomFieldType, Essence } from './custom-value';
 
 /**
  * Rules of a custom field definition (not of its values: see custom-value.ts).
@@ -23,6 +23,16 @@ export interface CustomFieldOption {
   code: string;
   title: string;
   sort: number;
+}
+
+/** A custom field as stored and presented, with its options. */
+export interface CustomFieldRow {
+  id: number;
+  title: string;
+  type: CustomFieldType;
+  essence: Essence;
+  sort: number;
+  options: CustomFieldOption[];
 }
 
 export function hasOptions(type: CustomFieldType): boolean {

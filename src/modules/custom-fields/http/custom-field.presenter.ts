@@ -1,4 +1,4 @@
-import type { CustomFieldRow } from '../persistence/custom-fields.repository';
+import type { CustomFieldRow } from '../domain/custom-field';
 import { ApiProperty } from '@nestjs/swagger';
 
 /** The Custom field object of API.md. */

@@ -1,18 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, Not, Repository } from 'typeorm';
-import type { CustomFieldOption } from '../domain/custom-field';
+import type { CustomFieldOption, CustomFieldRow } from '../domain/custom-field';
 import type { CustomFieldDefinition, CustomFieldType, Essence } from '../domain/custom-value';
 import { CustomFieldEntity, CustomFieldOptionEntity } from './custom-field.entity';
 import { insertedId } from '../../../database/insert-result';
-
-export interface CustomFieldRow {
-  id: number;
-  title: string;
-  type: CustomFieldType;
-  essence: Essence;
-  sort: number;
-  options: CustomFieldOption[];
-}
 
 type FieldOnly = Omit<CustomFieldRow, 'options'>;
 
