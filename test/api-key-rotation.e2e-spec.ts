@@ -5,7 +5,8 @@ import request from 'supertest';
 import { AppConfig } from '../src/config/app.config';
 import { ApiKeysService } from '../src/modules/auth/api-keys.service';
 import { bootstrapApiKey, ENV_KEY_NAME } from '../src/modules/auth/bootstrap-api-key';
-import { hashApiKey, keyPrefix, SCOPES } from '../src/modules/auth/domain/api-key';
+import { SCOPES } from '../src/common/auth-context';
+import { hashApiKey, keyPrefix } from '../src/modules/auth/domain/api-key';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 const newKey = () => `ops-${randomBytes(24).toString('base64url')}`;

@@ -6,7 +6,7 @@ import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/app.setup';
 import { AppConfig, loadConfig } from '../../src/config/app.config';
 import { ApiKeysService } from '../../src/modules/auth/api-keys.service';
-import { Scope } from '../../src/modules/auth/domain/api-key';
+import type { Scope } from '../../src/common/auth-context';
 import { createTestDatabase } from './test-db';
 
 export interface TestApp {

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { Observable, catchError, from, mergeMap, of } from 'rxjs';
 import { DomainError } from '../domain-error';
-import type { AuthedRequest } from '../../modules/auth/http/api-key.guard';
+import type { AuthedRequest } from '../auth-context';
 import { canonicalJson } from './canonical-json';
 import { ActiveClaim, idempotencyClaims } from './idempotency-context';
 import { IdempotencyStore } from './idempotency.store';

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { Cache } from '../../common/cache';
 import { DomainError } from '../../common/domain-error';
 import { isDatabaseUnavailable, isUniqueViolation } from '../../common/pg-errors';
-import { ApiKeyPrincipal, Scope, generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './domain/api-key';
+import type { ApiKeyPrincipal, Scope } from '../../common/auth-context';
+import { generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './domain/api-key';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
 
 /** What registering API_KEY found (see registerEnvKey). */

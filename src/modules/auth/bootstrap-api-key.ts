@@ -1,7 +1,7 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app.config';
 import { ApiKeysService } from './api-keys.service';
-import { SCOPES } from './domain/api-key';
+import { SCOPES } from '../../common/auth-context';
 
 /** The name API_KEY is registered under; a replaced one keeps it while its grace period runs. */
 export const ENV_KEY_NAME = 'env:API_KEY';

@@ -1,7 +1,7 @@
 import { ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { DomainError } from '../../common/domain-error';
-import type { AuthedRequest } from '../auth/http/api-key.guard';
+import type { AuthedRequest } from '../../common/auth-context';
 
 /** Injection token of the limiter; `null` when rate limiting is switched off. */
 export const RATE_LIMITER = Symbol('RATE_LIMITER');

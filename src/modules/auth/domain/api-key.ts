@@ -1,17 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
-export const SCOPES = ['api', 'admin', 'telephony'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
-}
-
-export interface ApiKeyPrincipal {
-  id: number;
-  name: string;
-  scopes: Scope[];
-}
+import { isScope, SCOPES, type Scope } from '../../../common/auth-context';
 
 const PREFIX_LENGTH = 12;
 

@@ -1,13 +1,11 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '../../../common/domain-error';
-import { InputCheckedRequest, raiseDeferredInputError } from '../../../common/input-checks';
+import type { AuthedRequest, Scope } from '../../../common/auth-context';
+import { raiseDeferredInputError } from '../../../common/input-checks';
 import { ApiKeysService } from '../api-keys.service';
-import { ApiKeyPrincipal, Scope } from '../domain/api-key';
 import { RATE_LIMITER, type RateLimiter } from '../../rate-limit/rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators';
-
-export type AuthedRequest = InputCheckedRequest & { apiKey?: ApiKeyPrincipal };
 
 /**
  * Global guard: every route needs `X-Api-Key` with the route's scope unless marked @Public.

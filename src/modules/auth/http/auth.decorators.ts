@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { Scope } from '../domain/api-key';
+import type { Scope } from '../../../common/auth-context';
 
 export const PUBLIC_ROUTE = 'auth:public';
 export const REQUIRED_SCOPE = 'auth:scope';

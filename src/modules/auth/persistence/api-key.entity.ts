@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
-import type { Scope } from '../domain/api-key';
+import type { Scope } from '../../../common/auth-context';
 
 /** `api_key`: integrators' keys, stored as a prefix (to find it) and a SHA-256 hash (to check it). */
 @Entity('api_key')

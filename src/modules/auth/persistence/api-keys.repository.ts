@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull, Raw, Repository } from 'typeorm';
-import { Scope } from '../domain/api-key';
+import type { Scope } from '../../../common/auth-context';
 import { ApiKeyEntity } from './api-key.entity';
 import { insertedId } from '../../../database/insert-result';
 

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { DomainError } from '../../../common/domain-error';
 import { IdPipe } from '../../../common/id.pipe';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import type { AuthedRequest } from '../../auth/http/api-key.guard';
+import type { AuthedRequest } from '../../../common/auth-context';
 import { CreateLeadInput, sourceCommentText, UpdateLeadInput } from '../domain/lead';
 import { LeadsService } from '../leads.service';
 import { CreateLeadV2Dto, UpdateLeadV2Dto } from './dto/lead.dto';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { assignRequestId } from '../../../common/request-id';
 import { APP_CONFIG, AppConfig } from '../../../config/app.config';
-import type { AuthedRequest } from '../../auth/http/api-key.guard';
+import type { AuthedRequest } from '../../../common/auth-context';
 import { requestLogger } from '../logging';
 import { MetricsService, UNMATCHED_ROUTE } from '../metrics.service';
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayNotEmpty, IsArray, IsIn, IsString, Length } from 'class-validator';
-import { SCOPES, Scope } from '../../domain/api-key';
+import { SCOPES, type Scope } from '../../../../common/auth-context';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'crm-integration' })
