@@ -1,6 +1,6 @@
 import { buildNewLead, OrderSettings, planCall } from './new-lead';
 import { LeadStatus } from './lead-status';
-import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from './lead-v1';
+import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from '../http/lead-v1.presenter';
 import { Lead, normaliseSocialAId, sourceCommentText } from './lead';
 
 const STATUSES: LeadStatus[] = [

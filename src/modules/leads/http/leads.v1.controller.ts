@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../../../common/domain-error';
 import { IdPipe } from '../../../common/id.pipe';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from '../domain/lead-v1';
+import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from './lead-v1.presenter';
 import { LeadsService } from '../leads.service';
 import { CreateLeadV1Dto, UpdateLeadV1Dto } from './dto/lead-v1.dto';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';

@@ -1,7 +1,7 @@
 import type { FieldError } from '../../../common/domain-error';
-import { currentUtcOffset } from './time-zone';
+import { currentUtcOffset } from '../domain/time-zone';
 import { isoDateTime, unixSeconds } from '../../../common/dates';
-import { CreateLeadInput, Lead, LeadType, sourceCommentText, UpdateLeadInput } from './lead';
+import { CreateLeadInput, Lead, LeadType, sourceCommentText, UpdateLeadInput } from '../domain/lead';
 
 /**
  * The v1 lead interface is another spelling of the same lead: snake_case input, `UF_` output.
