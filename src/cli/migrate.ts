@@ -21,9 +21,7 @@ function sqlLiteral(sql: string): string {
 }
 
 function statements(queries: { query: string; parameters?: unknown[] }[]): string {
-  return queries
-    .map((q) => `    await q.query(\`${sqlLiteral(q.query)}\`${q.parameters?.length ? `, ${JSON.stringify(q.parameters)}` : ''});`)
-    .join('\n');
+  return queries.map((q) => `    await q.query(\`${sqlLiteral(q.query)}\`${q.parameters?.length ? `, ${JSON.stringify(q.parameters)}` : ''});`).join('\n');
 }
 
 /** Writes migrations/<timestamp>-<kebab-name>.ts (never over an existing file) and says what to do next. */
@@ -92,7 +90,7 @@ async function main(): Promise<void> {
   const [command, name] = process.argv.slice(2);
   if (command === 'create') return writeMigration(migrationName(name), '    await q.query(``);', '    await q.query(``);');
   if (!['run', 'revert', 'generate', 'check'].includes(command ?? '')) throw new Error(USAGE);
-  if (command === 'generate') migrationName(name);
+  const generateAs = command === 'generate' ? migrationName(name) : '';
   const db = await openDatabase(loadConfig());
   try {
     if (command === 'run') {
@@ -100,7 +98,7 @@ async function main(): Promise<void> {
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to apply');
       return;
     }
-    if (command === 'generate') return await generate(db.url, name!);
+    if (command === 'generate') return await generate(db.url, generateAs);
     if (command === 'check') return await check(db.url);
     const ds = new DataSource(dataSourceOptions(db.url));
     await ds.initialize();

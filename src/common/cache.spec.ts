@@ -26,11 +26,11 @@ describe('Cache', () => {
 
   it('getOrLoad loads once while cached and does not cache a miss', async () => {
     const cache = new Cache<number, string>({ ttlMs: 60_000, max: 10 });
-    const load = jest.fn(async () => 'a');
+    const load = jest.fn(() => Promise.resolve('a'));
     expect(await cache.getOrLoad(1, load)).toBe('a');
     expect(await cache.getOrLoad(1, load)).toBe('a');
     expect(load).toHaveBeenCalledTimes(1);
-    const missing = jest.fn(async () => undefined);
+    const missing = jest.fn(() => Promise.resolve(undefined));
     await cache.getOrLoad(2, missing);
     await cache.getOrLoad(2, missing);
     expect(missing).toHaveBeenCalledTimes(2);
