@@ -10,10 +10,7 @@ import { ApiKeysRepository } from './persistence/api-keys.repository';
 
 /** What registering API_KEY found (see registerEnvKey). */
 export type EnvKeyState =
-  | { kind: 'registered'; previousStopsAt: Date | null }
-  | { kind: 'active' }
-  | { kind: 'superseded'; stopsAt: Date }
-  | { kind: 'revoked' };
+  { kind: 'registered'; previousStopsAt: Date | null } | { kind: 'active' } | { kind: 'superseded'; stopsAt: Date } | { kind: 'revoked' };
 
 /** While the database is unreachable, a key verified this recently still authenticates (stale-if-error). */
 const STALE_IF_ERROR_MS = 10 * 60_000;

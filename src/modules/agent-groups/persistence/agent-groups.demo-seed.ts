@@ -8,15 +8,32 @@ import { insertedId } from '../../../database/insert-result';
 const DEMO_GROUPS = [
   {
     names: { ru: 'Продажи', gb: 'Sales' },
-    agents: ['anna.smirnova@callcenter.example', 'sergey.kuznetsov@callcenter.example', 'maria.sokolova@callcenter.example', 'ekaterina.volkova@callcenter.example', 'viktor.andreev@callcenter.example'],
+    agents: [
+      'anna.smirnova@callcenter.example',
+      'sergey.kuznetsov@callcenter.example',
+      'maria.sokolova@callcenter.example',
+      'ekaterina.volkova@callcenter.example',
+      'viktor.andreev@callcenter.example',
+    ],
   },
   {
     names: { ru: 'Поддержка', gb: 'Support' },
-    agents: ['dmitry.petrov@callcenter.example', 'sergey.kuznetsov@callcenter.example', 'alexey.popov@callcenter.example', 'natalia.lebedeva@callcenter.example'],
+    agents: [
+      'dmitry.petrov@callcenter.example',
+      'sergey.kuznetsov@callcenter.example',
+      'alexey.popov@callcenter.example',
+      'natalia.lebedeva@callcenter.example',
+    ],
   },
   {
     names: { ru: 'Английская линия', gb: 'English line' },
-    agents: ['maria.sokolova@callcenter.example', 'emily.johnson@callcenter.example', 'james.wilson@callcenter.example', 'oliver.brown@callcenter.example', 'charlotte.davies@callcenter.example'],
+    agents: [
+      'maria.sokolova@callcenter.example',
+      'emily.johnson@callcenter.example',
+      'james.wilson@callcenter.example',
+      'oliver.brown@callcenter.example',
+      'charlotte.davies@callcenter.example',
+    ],
   },
 ];
 

@@ -84,10 +84,7 @@ export class ApiKeysRepository {
   /** Revokes now (also a key whose revocation was scheduled for later). */
   async revoke(idOrName: string): Promise<number> {
     const byId = /^\d+$/.test(idOrName);
-    const result = await this.keys().update(
-      { revokedAt: ACTIVE, ...(byId ? { id: Number(idOrName) } : { name: idOrName }) },
-      { revokedAt: () => 'now()' },
-    );
+    const result = await this.keys().update({ revokedAt: ACTIVE, ...(byId ? { id: Number(idOrName) } : { name: idOrName }) }, { revokedAt: () => 'now()' });
     return result.affected ?? 0;
   }
 

@@ -9,7 +9,13 @@ export const callAttemptGroupsDemoSeed: DemoSeedStep = {
   async run(m: EntityManager) {
     const groups = m.getRepository(CallAttemptGroupEntity);
     const someDefault = await groups.existsBy({ isDefault: true });
-    await groups.insert({ title: 'Стандартный дозвон', intervals: [5, 30, 120, 1440], isDefault: !someDefault, resetAttemptsEnabled: false, repeatLastInterval: false });
+    await groups.insert({
+      title: 'Стандартный дозвон',
+      intervals: [5, 30, 120, 1440],
+      isDefault: !someDefault,
+      resetAttemptsEnabled: false,
+      repeatLastInterval: false,
+    });
     await groups.insert({ title: 'Настойчивый дозвон', intervals: [15, 60], isDefault: false, resetAttemptsEnabled: true, repeatLastInterval: true });
   },
 };

@@ -39,7 +39,10 @@ export class CustomFieldsRepository {
     if (ids.length === 0) return [];
     const fields = await this.fields(m).find({ select: { id: true, type: true, essence: true }, where: { id: In([...ids]) } });
     if (fields.length === 0) return [];
-    const codes = await this.optionsOf(fields.map((f) => f.id), m);
+    const codes = await this.optionsOf(
+      fields.map((f) => f.id),
+      m,
+    );
     return fields.map((f) => ({ id: f.id, type: f.type, essence: f.essence, optionCodes: (codes.get(f.id) ?? []).map((o) => o.code) }));
   }
 
@@ -90,7 +93,10 @@ export class CustomFieldsRepository {
 
   private async withOptions(fields: FieldOnly[], m: EntityManager = this.ds.manager): Promise<CustomFieldRow[]> {
     if (fields.length === 0) return [];
-    const byField = await this.optionsOf(fields.map((f) => f.id), m);
+    const byField = await this.optionsOf(
+      fields.map((f) => f.id),
+      m,
+    );
     return fields.map((f) => ({ ...f, options: byField.get(f.id) ?? [] }));
   }
 }
