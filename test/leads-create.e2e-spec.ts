@@ -1,4 +1,4 @@
-import { nextCallableAt } from '../src/modules/leads/domain/call-planning';
+import { nextCallableAt } from '../src/modules/orders/domain/callable-time';
 import { createLead, createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
 import { ISO_UTC as ISO, leadRequests } from './support/api-requests';
 import { createTestApp, TestApp } from './support/test-app';

@@ -1,6 +1,6 @@
 import type { Zone } from 'luxon';
 import { CallSchedule } from '../../orders/domain/call-schedule';
-import { nextCallableAt } from '../../leads/domain/call-planning';
+import { nextCallableAt } from '../../orders/domain/callable-time';
 import { nextAttemptAt } from './redial-planning';
 
 /** Outcome categories of the call status catalogue. */

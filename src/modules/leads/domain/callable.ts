@@ -1,6 +1,6 @@
 import { DateTime, Zone } from 'luxon';
 import { CallSchedule, hasNoCallableDay } from '../../orders/domain/call-schedule';
-import { dayWindow, holidayDays, localDayStart, nextCallableAt, weekWindows, windowIntervals } from './call-planning';
+import { dayWindow, holidayDays, localDayStart, nextCallableAt, weekWindows, windowIntervals } from '../../orders/domain/callable-time';
 import { orderDayBounds } from './qualified-limit';
 
 /** Why a lead is not callable now (GET /v2/lead/callable/{leadId}/), every code that applies. */

@@ -1,5 +1,5 @@
 import type { FieldError } from '../../../common/domain-error';
-import { nextCallableAt } from './call-planning';
+import { nextCallableAt } from '../../orders/domain/callable-time';
 import { AD_CAMPAIGN_ID_MAX, API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType, normaliseSocialAId } from './lead';
 import { LeadStatus, statusForCreate } from './lead-status';
 import { normalisePhone } from './phone';

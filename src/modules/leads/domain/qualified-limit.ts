@@ -1,6 +1,6 @@
 import type { Zone } from 'luxon';
 import { MINUTES_PER_DAY } from '../../orders/domain/call-schedule';
-import { localDayStart, paramsZone, windowIntervals } from './call-planning';
+import { localDayStart, paramsZone, windowIntervals } from '../../orders/domain/callable-time';
 import type { LeadStatusCategory } from './lead-status';
 
 /**

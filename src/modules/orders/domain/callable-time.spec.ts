@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime, FixedOffsetZone } from 'luxon';
-import { CallSchedule, DayWindow } from '../../orders/domain/call-schedule';
-import { nextCallableAt } from './call-planning';
+import { CallSchedule, DayWindow } from './call-schedule';
+import { nextCallableAt } from './callable-time';
 
 const WEEKDAYS_9_18: CallSchedule = [
   ['09:00', '18:00'],

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { FixedOffsetZone, IANAZone, Zone } from 'luxon';
-import type { CallSchedule, DayWindow } from '../../orders/domain/call-schedule';
-import { nextCallableAt } from './call-planning';
-import { orderDayBounds } from './qualified-limit';
+import type { CallSchedule, DayWindow } from './call-schedule';
+import { nextCallableAt } from './callable-time';
+import { orderDayBounds } from '../../leads/domain/qualified-limit';
 
 /**
  * Property tests of call planning in real zone rules (issue 14). The oracle reads the local wall

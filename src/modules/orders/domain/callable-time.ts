@@ -1,5 +1,5 @@
 import { FixedOffsetZone, Zone } from 'luxon';
-import { CallSchedule, hasNoCallableDay, normaliseSchedule, timeToMinutes } from '../../orders/domain/call-schedule';
+import { CallSchedule, hasNoCallableDay, normaliseSchedule, timeToMinutes } from './call-schedule';
 
 /**
  * When may a lead be called next? Used for `planningCallDateTime` on create/reschedule, to clip
