@@ -11,7 +11,7 @@ import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKey
 @ApiTags('orders')
 @ApiKeyErrors()
 @Controller('v2/order')
-export class OrdersController {
+export class OrdersV2Controller {
   constructor(private readonly orders: OrdersService) {}
 
   @Post('create')

@@ -8,7 +8,7 @@ import { OrderStatsView, presentOrderStats } from './order-stats.presenter';
 @ApiTags('orders')
 @ApiKeyErrors()
 @Controller('v2/order')
-export class OrderStatsController {
+export class OrderStatsV2Controller {
   constructor(private readonly orderStats: OrderStatsService) {}
 
   @Get('stats/:orderId')
