@@ -2,12 +2,12 @@ import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyGuard } from './http/api-key.guard';
-import { ApiKeysController } from './http/api-keys.controller';
+import { ApiKeysManagementController } from './http/api-keys.v2.controller';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
 
 @Global()
 @Module({
-  controllers: [ApiKeysController],
+  controllers: [ApiKeysManagementController],
   providers: [ApiKeysRepository, ApiKeysService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
   exports: [ApiKeysService],
 })

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { CallScenariosService } from './call-scenarios.service';
-import { CallScenariosController } from './http/call-scenarios.v2.controller';
+import { CallScenariosManagementController } from './http/call-scenarios.v2.controller';
 import { callScenariosDemoSeed } from './persistence/call-scenarios.demo-seed';
 import { CallScenariosRepository } from './persistence/call-scenarios.repository';
 
 @Module({
-  controllers: [CallScenariosController],
+  controllers: [CallScenariosManagementController],
   providers: [CallScenariosRepository, CallScenariosService],
   exports: [CallScenariosService],
 })

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
-import { SipEndpointsController } from './http/sip-endpoints.v2.controller';
+import { SipEndpointsManagementController } from './http/sip-endpoints.v2.controller';
 import { sipEndpointsDemoSeed } from './persistence/sip-endpoints.demo-seed';
 import { SipEndpointsRepository } from './persistence/sip-endpoints.repository';
 import { SipEndpointsService } from './sip-endpoints.service';
 
 @Module({
-  controllers: [SipEndpointsController],
+  controllers: [SipEndpointsManagementController],
   providers: [SipEndpointsRepository, SipEndpointsService],
   exports: [SipEndpointsService],
 })

@@ -13,7 +13,7 @@ import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKey
 @RequireScope('admin')
 @ApiKeyErrors()
 @Controller('v2/call-scenario')
-export class CallScenariosController {
+export class CallScenariosManagementController {
   constructor(private readonly scenarios: CallScenariosService) {}
 
   @Post('create')

@@ -13,7 +13,7 @@ import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKey
 @RequireScope('admin')
 @ApiKeyErrors()
 @Controller('v2/sip-endpoint')
-export class SipEndpointsController {
+export class SipEndpointsManagementController {
   constructor(private readonly endpoints: SipEndpointsService) {}
 
   @Post('create')

@@ -26,7 +26,7 @@ export class CreatedApiKeyView {
 @RequireScope('admin')
 @ApiKeyErrors()
 @Controller('v2/api-key')
-export class ApiKeysController {
+export class ApiKeysManagementController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Post('create')

@@ -12,7 +12,7 @@ import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKe
 @ApiTags('custom fields')
 @ApiKeyErrors()
 @Controller(['v2/custom-field', 'v2/custom-fields'])
-export class CustomFieldsController {
+export class CustomFieldsV2Controller {
   constructor(private readonly fields: CustomFieldsService) {}
 
   @Get()
@@ -32,7 +32,7 @@ export class CustomFieldsController {
 @RequireScope('admin')
 @ApiKeyErrors()
 @Controller('v2/custom-field')
-export class CustomFieldsAdminController {
+export class CustomFieldsManagementController {
   constructor(private readonly fields: CustomFieldsService) {}
 
   @Post('create')
