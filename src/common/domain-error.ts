@@ -14,6 +14,38 @@ export type ErrorKind =
   /** What was asked for existed once and is gone for good (events past retention). */
   | 'gone';
 
+declare const CATALOGUED: unique symbol;
+
+/**
+ * A code from a module's catalogue (`domain/<module>.errors.ts`, made with `errorCodes`): a free
+ * string does not compile. Codes never reach the client (the envelope carries the message); the
+ * filter logs them on 4xx, so an operator can count refusals by cause without reading messages.
+ */
+export type ErrorCode = string & { readonly [CATALOGUED]: true };
+
+/** Declares a catalogue: `errorCodes({ CODE_TAKEN: 'ORDER_CODE_TAKEN' })`, each value a literal usable as a code. */
+export function errorCodes<const T extends Record<string, string>>(codes: T): { readonly [K in keyof T]: T[K] & ErrorCode } {
+  return codes as { readonly [K in keyof T]: T[K] & ErrorCode };
+}
+
+/** Codes raised outside any one module: request checks, idempotency, and the generic defaults. */
+export const COMMON_ERRORS = errorCodes({
+  /** Input failed a check; the field errors say which. The default of validation errors. */
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  /** The default of not-found errors that name no module code. */
+  NOT_FOUND: 'NOT_FOUND',
+  /** Too many query parameters or array elements. */
+  QUERY_TOO_LONG: 'QUERY_TOO_LONG',
+  /** A body over the route's limit. */
+  BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  /** A string value refused by the input safety checks (control characters, unpaired surrogates). */
+  UNSAFE_INPUT: 'UNSAFE_INPUT',
+  /** An Idempotency-Key replayed with another body. */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** A request with the same Idempotency-Key is still running (or took over). */
+  IDEMPOTENCY_IN_PROGRESS: 'IDEMPOTENCY_IN_PROGRESS',
+});
+
 export interface FieldError {
   field: string;
   message: string;
@@ -22,7 +54,7 @@ export interface FieldError {
 export class DomainError extends Error {
   constructor(
     readonly kind: ErrorKind,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly fieldErrors: FieldError[] = [],
   ) {
@@ -30,23 +62,23 @@ export class DomainError extends Error {
     this.name = 'DomainError';
   }
 
-  static validation(errors: FieldError[], code = 'VALIDATION_FAILED'): DomainError {
+  static validation(errors: FieldError[], code: ErrorCode = COMMON_ERRORS.VALIDATION_FAILED): DomainError {
     return new DomainError('validation', code, summarise(errors), errors);
   }
 
-  static invalidField(field: string, message: string, code = 'VALIDATION_FAILED'): DomainError {
+  static invalidField(field: string, message: string, code: ErrorCode = COMMON_ERRORS.VALIDATION_FAILED): DomainError {
     return DomainError.validation([{ field, message }], code);
   }
 
-  static notFound(what: string, id: number | string, code = 'NOT_FOUND'): DomainError {
+  static notFound(what: string, id: number | string, code: ErrorCode = COMMON_ERRORS.NOT_FOUND): DomainError {
     return new DomainError('not_found', code, `${what} ${id} not found`);
   }
 
-  static conflict(code: string, message: string): DomainError {
+  static conflict(code: ErrorCode, message: string): DomainError {
     return new DomainError('conflict', code, message);
   }
 
-  static gone(code: string, message: string): DomainError {
+  static gone(code: ErrorCode, message: string): DomainError {
     return new DomainError('gone', code, message);
   }
 }

@@ -47,9 +47,9 @@ const RETRY_AFTER_BUSY = '1';
 
 /**
  * One filter for the whole API: every failure leaves as the envelope with a meaningful status.
- * Its log lines carry the request id and, for database errors, names and codes only (SQLSTATE,
- * constraint, table, column, statement kind): never a message or detail of PostgreSQL, which
- * quote the refused value, nor the query's parameters.
+ * Its log lines carry the request id; a domain 4xx logs its status and catalogue code only; a
+ * database error, names and codes only (SQLSTATE, constraint, table, column, statement kind):
+ * never a message or detail of PostgreSQL, which quote the refused value, nor the query's parameters.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -78,6 +78,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     } else if (cause === 'refused') {
       // A 400 for the client, but a value our input checks should have refused first.
       this.logger.warn(`input refused by the database: ${describeDatabaseError(exception)}${tag}`);
+    } else if (status < 500 && exception instanceof DomainError) {
+      // The code only (a catalogue constant): messages and field errors can quote the client's values.
+      this.logger.log(`${status} ${exception.code}${tag}`);
     } else if (status >= 500 && status !== 503) {
       // A 503 otherwise is a known condition a domain error or Nest exception states itself.
       this.logger.error(`${describeUnexpected(exception)}${tag}`);

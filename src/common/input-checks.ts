@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { formatBytes } from './body-limits';
-import { DomainError, FieldError } from './domain-error';
+import { COMMON_ERRORS, DomainError, FieldError } from './domain-error';
 
 /** A request whose body or query was refused before routing; the error is raised after authentication. */
 export type InputCheckedRequest = Request & { inputError?: unknown };
@@ -92,7 +92,7 @@ function tooLarge(err: unknown): DomainError | null {
   const e = err as { type?: unknown; limit?: unknown } | null;
   if (e?.type !== 'entity.too.large') return null;
   const limit = typeof e.limit === 'number' ? `the ${formatBytes(e.limit)} limit of this route` : 'the limit of this route';
-  return new DomainError('payload_too_large', 'BODY_TOO_LARGE', `Request body exceeds ${limit}`);
+  return new DomainError('payload_too_large', COMMON_ERRORS.BODY_TOO_LARGE, `Request body exceeds ${limit}`);
 }
 
 /**
@@ -131,7 +131,7 @@ export function checkInputSafety(req: InputCheckedRequest, _res: Response, next:
   const query = readQueryOnce(req);
   if (!req.inputError) {
     const found = findUnsafeInput(req.body, '', valuesCapFor(req.path)) ?? findUnsafeInput(query);
-    if (found) req.inputError = DomainError.validation([found], 'UNSAFE_INPUT');
+    if (found) req.inputError = DomainError.validation([found], COMMON_ERRORS.UNSAFE_INPUT);
   }
   next();
 }

@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { parse as parseQuery } from 'qs';
-import { DomainError } from './domain-error';
+import { COMMON_ERRORS, DomainError } from './domain-error';
 import { INT32_MAX } from './id.pipe';
 
 /** Parameters per query string; past it the request is a 400, never silently truncated (PRODUCT.md). */
@@ -23,10 +23,10 @@ export const MAX_IDS_PER_FILTER = 100;
 function queryLimitError(err: unknown): DomainError | null {
   if (!(err instanceof RangeError)) return null;
   if (/parameter limit/i.test(err.message)) {
-    return DomainError.invalidField('query', `must have at most ${QUERY_PARAMETER_LIMIT} parameters`, 'QUERY_TOO_LONG');
+    return DomainError.invalidField('query', `must have at most ${QUERY_PARAMETER_LIMIT} parameters`, COMMON_ERRORS.QUERY_TOO_LONG);
   }
   if (/array limit/i.test(err.message)) {
-    return DomainError.invalidField('query', `array parameters take at most ${QUERY_ARRAY_LIMIT} elements (indexes 0..${QUERY_ARRAY_LIMIT - 1})`, 'QUERY_TOO_LONG');
+    return DomainError.invalidField('query', `array parameters take at most ${QUERY_ARRAY_LIMIT} elements (indexes 0..${QUERY_ARRAY_LIMIT - 1})`, COMMON_ERRORS.QUERY_TOO_LONG);
   }
   return null;
 }

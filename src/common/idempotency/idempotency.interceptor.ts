@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } fr
 import { createHash, randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { Observable, catchError, from, mergeMap, of } from 'rxjs';
-import { DomainError } from '../domain-error';
+import { COMMON_ERRORS, DomainError } from '../domain-error';
 import type { AuthedRequest } from '../auth-context';
 import { canonicalJson } from './canonical-json';
 import { ActiveClaim, idempotencyClaims } from './idempotency-context';
@@ -88,11 +88,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     for (;;) {
       const outcome = await this.store.begin(claim.apiKeyId, claim.key, hash, claim.owner);
       if (outcome.kind === 'mismatch') {
-        throw DomainError.conflict('IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was already used with a different request body');
+        throw DomainError.conflict(COMMON_ERRORS.IDEMPOTENCY_KEY_REUSED, 'Idempotency-Key was already used with a different request body');
       }
       if (outcome.kind !== 'in_progress') return outcome;
       if (Date.now() > deadline) {
-        throw DomainError.conflict('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later');
+        throw DomainError.conflict(COMMON_ERRORS.IDEMPOTENCY_IN_PROGRESS, 'A request with this Idempotency-Key is still in progress; retry later');
       }
       await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
     }

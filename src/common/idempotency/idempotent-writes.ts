@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainError } from '../domain-error';
+import { COMMON_ERRORS, DomainError } from '../domain-error';
 import { idempotencyClaims } from './idempotency-context';
 import { IdempotencyStore } from './idempotency.store';
 
@@ -31,7 +31,7 @@ export class IdempotentWrites {
       data = response(value);
       // Another request took the record over (this one outlived the abandonment window): roll back, it creates instead.
       if (!(await this.store.completeInTransaction(m, claim, data))) {
-        throw DomainError.conflict('IDEMPOTENCY_IN_PROGRESS', 'Another request with this Idempotency-Key took over; retry to get its result');
+        throw DomainError.conflict(COMMON_ERRORS.IDEMPOTENCY_IN_PROGRESS, 'Another request with this Idempotency-Key took over; retry to get its result');
       }
       return value;
     });

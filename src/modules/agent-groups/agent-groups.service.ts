@@ -5,6 +5,7 @@ import { Page, toPage } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { AgentGroup, AgentGroupNames, SYSTEM_ACTOR, completeNames, mergeNames, missingIds, normaliseAgentIds } from './domain/agent-group';
 import { AgentGroupsRepository } from './persistence/agent-groups.repository';
+import { AGENT_GROUP_ERRORS } from './domain/agent-groups.errors';
 
 export interface CreateAgentGroupInput {
   names: AgentGroupNames;
@@ -26,7 +27,7 @@ export class AgentGroupsService {
 
   async getGroup(id: number): Promise<AgentGroup> {
     const group = await this.groups.findById(id);
-    if (!group) throw DomainError.notFound('Agent group', id, 'AGENT_GROUP_NOT_FOUND');
+    if (!group) throw DomainError.notFound('Agent group', id, AGENT_GROUP_ERRORS.NOT_FOUND);
     return group;
   }
 
@@ -52,7 +53,7 @@ export class AgentGroupsService {
   async updateGroup(id: number, input: UpdateAgentGroupInput): Promise<void> {
     await this.ds.transaction(async (m) => {
       const current = await this.groups.lockNames(id, m);
-      if (current === null) throw DomainError.notFound('Agent group', id, 'AGENT_GROUP_NOT_FOUND');
+      if (current === null) throw DomainError.notFound('Agent group', id, AGENT_GROUP_ERRORS.NOT_FOUND);
       if (input.agentIds !== undefined) {
         await this.groups.replaceMembers(id, await this.checkedAgentIds(input.agentIds, m), m);
       }
@@ -63,7 +64,7 @@ export class AgentGroupsService {
   private async checkedAgentIds(requested: number[], m: EntityManager): Promise<number[]> {
     const ids = normaliseAgentIds(requested);
     const missing = missingIds(ids, await this.groups.existingUserIds(ids, m));
-    if (missing.length > 0) throw DomainError.invalidField('agentIds', `unknown user ids: ${missing.join(', ')}`, 'AGENT_GROUP_UNKNOWN_AGENTS');
+    if (missing.length > 0) throw DomainError.invalidField('agentIds', `unknown user ids: ${missing.join(', ')}`, AGENT_GROUP_ERRORS.UNKNOWN_AGENTS);
     return ids;
   }
 }

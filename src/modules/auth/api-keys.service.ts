@@ -7,6 +7,7 @@ import { isDatabaseUnavailable, isUniqueViolation } from '../../common/pg-errors
 import type { ApiKeyPrincipal, Scope } from '../../common/auth-context';
 import { generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './domain/api-key';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
+import { AUTH_ERRORS } from './domain/auth.errors';
 
 /** What registering API_KEY found (see registerEnvKey). */
 export type EnvKeyState =
@@ -70,7 +71,7 @@ export class ApiKeysService {
       const id = await this.repo.insert(name, keyPrefix(key), hashApiKey(key), scopes);
       return { id, key };
     } catch (err) {
-      if (isUniqueViolation(err, 'api_key_name_active_idx')) throw DomainError.conflict('API_KEY_NAME_TAKEN', `An active API key is already named '${name}'`);
+      if (isUniqueViolation(err, 'api_key_name_active_idx')) throw DomainError.conflict(AUTH_ERRORS.API_KEY_NAME_TAKEN, `An active API key is already named '${name}'`);
       throw err;
     }
   }

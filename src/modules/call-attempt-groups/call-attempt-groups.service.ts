@@ -5,6 +5,7 @@ import { Page, toPage } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { CallAttemptGroup, CallAttemptGroupFields, defaultChangeOnUpdate, isDefaultOnCreate } from './domain/call-attempt-group';
 import { CallAttemptGroupsRepository } from './persistence/call-attempt-groups.repository';
+import { CALL_ATTEMPT_GROUP_ERRORS } from './domain/call-attempt-groups.errors';
 
 export type CallAttemptGroupInput = Partial<CallAttemptGroupFields> & { isDefault?: boolean };
 
@@ -18,7 +19,7 @@ export class CallAttemptGroupsService {
 
   async getGroup(id: number): Promise<CallAttemptGroup> {
     const group = await this.groups.findById(id);
-    if (!group) throw DomainError.notFound('Call attempt group', id, 'CALL_ATTEMPT_GROUP_NOT_FOUND');
+    if (!group) throw DomainError.notFound('Call attempt group', id, CALL_ATTEMPT_GROUP_ERRORS.NOT_FOUND);
     return group;
   }
 
@@ -54,9 +55,9 @@ export class CallAttemptGroupsService {
     await this.ds.transaction(async (m) => {
       await this.groups.lockDefault(m);
       const current = await this.groups.lockForUpdate(id, m);
-      if (!current) throw DomainError.notFound('Call attempt group', id, 'CALL_ATTEMPT_GROUP_NOT_FOUND');
+      if (!current) throw DomainError.notFound('Call attempt group', id, CALL_ATTEMPT_GROUP_ERRORS.NOT_FOUND);
       const change = defaultChangeOnUpdate(input.isDefault, current.isDefault);
-      if (change.kind === 'rejected') throw DomainError.invalidField('isDefault', change.message, 'CALL_ATTEMPT_GROUP_DEFAULT_REQUIRED');
+      if (change.kind === 'rejected') throw DomainError.invalidField('isDefault', change.message, CALL_ATTEMPT_GROUP_ERRORS.DEFAULT_REQUIRED);
       if (change.kind === 'make-default') await this.groups.clearDefaultExcept(id, m);
       await this.groups.update(
         id,

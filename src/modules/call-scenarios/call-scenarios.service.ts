@@ -4,6 +4,7 @@ import { Page, toPage } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { CallScenario, CallScenarioFields } from './domain/call-scenario';
 import { CallScenariosRepository } from './persistence/call-scenarios.repository';
+import { CALL_SCENARIO_ERRORS } from './domain/call-scenarios.errors';
 
 @Injectable()
 export class CallScenariosService {
@@ -14,7 +15,7 @@ export class CallScenariosService {
 
   async getScenario(id: number): Promise<CallScenario> {
     const scenario = await this.scenarios.findById(id);
-    if (!scenario) throw DomainError.notFound('Call scenario', id, 'CALL_SCENARIO_NOT_FOUND');
+    if (!scenario) throw DomainError.notFound('Call scenario', id, CALL_SCENARIO_ERRORS.NOT_FOUND);
     return scenario;
   }
 
@@ -32,6 +33,6 @@ export class CallScenariosService {
 
   async updateScenario(id: number, patch: Partial<CallScenarioFields>): Promise<void> {
     const found = await this.scenarios.update(id, { title: patch.title, description: patch.description, isActive: patch.isActive });
-    if (!found) throw DomainError.notFound('Call scenario', id, 'CALL_SCENARIO_NOT_FOUND');
+    if (!found) throw DomainError.notFound('Call scenario', id, CALL_SCENARIO_ERRORS.NOT_FOUND);
   }
 }

@@ -5,6 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { FeedFilter, PublicEvent } from './domain/event';
 import { leadEventOrderIds, presentEvent } from './http/event.presenter';
 import { EventsRepository } from './persistence/events.repository';
+import { EVENT_ERRORS } from './domain/events.errors';
 
 /** Events numbered per sequencer statement; a backlog past it is numbered by the next ticks. */
 const SEQUENCE_BATCH = 5000;
@@ -56,7 +57,7 @@ export class EventFeed implements OnApplicationBootstrap, OnModuleDestroy {
     const page = await this.repo.page(after, limit, filter);
     if (after > 0 && after < page.prunedThrough) {
       throw DomainError.gone(
-        'EVENTS_EXPIRED',
+        EVENT_ERRORS.EXPIRED,
         `Events after position ${after} are past retention (${this.retentionDays} days; kept from position ${page.prunedThrough + 1}): ` +
           'resynchronise from the API and follow the feed from after=0',
       );

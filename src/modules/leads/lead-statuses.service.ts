@@ -7,6 +7,7 @@ import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { CallStatus, defaultStatusProblem, LeadStatus } from './domain/lead-status';
 import { CallStatusChanges, LeadStatusChanges, LeadStatusesRepository } from './persistence/lead-statuses.repository';
+import { LEAD_ERRORS } from './domain/leads.errors';
 
 /**
  * The lead and call status catalogues: created by migration, managed through the management
@@ -104,7 +105,7 @@ export class LeadStatusesService {
       return await work();
     } catch (err) {
       if (isUniqueViolation(err, 'lead_status_code_idx') || isUniqueViolation(err, 'call_status_code_idx')) {
-        throw DomainError.conflict('STATUS_CODE_TAKEN', 'Another status of this catalogue already has this code');
+        throw DomainError.conflict(LEAD_ERRORS.STATUS_CODE_TAKEN, 'Another status of this catalogue already has this code');
       }
       throw err;
     } finally {

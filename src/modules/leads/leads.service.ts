@@ -21,6 +21,7 @@ import { countryTimeZone, orderZone, parseTimeZone, timeZoneError, wholeHourOffs
 import { LeadStatusesService } from './lead-statuses.service';
 import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { LeadChanges, LeadFilter, LeadsRepository } from './persistence/leads.repository';
+import { LEAD_ERRORS } from './domain/leads.errors';
 
 export const LEAD_CREATE_QUEUE = 'lead.create';
 /** Where pg-boss moves a lead.create job that failed for good without its handler settling the job row. */
@@ -287,7 +288,7 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
       const current = await this.repo.lockForUpdate(m, id);
       if (!current) throw DomainError.notFound('Lead', id);
       if (phoneChanges && current.phone !== before.phone) {
-        throw DomainError.conflict('LEAD_CHANGED', `Lead ${id} changed meanwhile, retry the update`);
+        throw DomainError.conflict(LEAD_ERRORS.CHANGED, `Lead ${id} changed meanwhile, retry the update`);
       }
       // Links record arrivals of the same phone: with another phone the lead leaves its chain
       // (its neighbours are joined), so no lead is ever left pointing at one that moved away.
@@ -330,7 +331,7 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
     const today = await this.repo.countQualified(m, orderId, day.start, day.end);
     if (!withinDailyLimit(today, limit)) {
       throw DomainError.conflict(
-        'QUALIFIED_LEADS_PER_DAY_LIMIT',
+        LEAD_ERRORS.QUALIFIED_LIMIT,
         `Order ${orderId} already has ${today} qualified lead(s) today, its qualifiedLeadsPerDayLimit is ${limit}`,
       );
     }

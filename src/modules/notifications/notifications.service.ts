@@ -6,7 +6,7 @@ import { JobQueueService } from '../queue/job-queue.service';
 import { EmailChannel } from './channels/email.channel';
 import { MessengerChannel } from './channels/messenger.channel';
 import { Audience, chunk, DELIVERY_BATCH_SIZE, EXTERNAL_CHANNELS, NotificationContent } from './domain/notification';
-import { USER_NOT_FOUND } from './domain/notifications.errors';
+import { NOTIFICATION_ERRORS } from './domain/notifications.errors';
 import { DELIVER_QUEUE, DeliverJob } from './notification-delivery.service';
 import { DeliveryRow, FanOutResult, NotificationRow, NotificationsRepository } from './persistence/notifications.repository';
 
@@ -33,7 +33,7 @@ export class NotificationsService {
   async send(audience: Audience, content: NotificationContent): Promise<{ notificationId: number } & FanOutResult> {
     return this.idempotent.transaction(async (m) => {
       if (audience.scope === 'private' && !(await this.repo.lockUser(m, audience.userId))) {
-        throw DomainError.notFound('User', audience.userId, USER_NOT_FOUND);
+        throw DomainError.notFound('User', audience.userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
       }
       const notificationId = await this.repo.insertNotification(m, audience, content);
       const result = await this.repo.fanOut(m, notificationId, audience, content.type, {
@@ -51,7 +51,7 @@ export class NotificationsService {
   /** A user's notifications with their delivery state per channel; two queries for the page, one for the deliveries. */
   async listForUser(userId: number, offset: number, limit: number): Promise<Page<UserNotification>> {
     const { rows, total } = await this.repo.listForUser(userId, offset, limit);
-    if (total === 0 && !(await this.repo.userExists(userId))) throw DomainError.notFound('User', userId, USER_NOT_FOUND);
+    if (total === 0 && !(await this.repo.userExists(userId))) throw DomainError.notFound('User', userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
     const deliveries = await this.repo.deliveriesOf(userId, rows.map((r) => r.id));
     const byNotification = new Map<number, DeliveryRow[]>();
     for (const d of deliveries) {

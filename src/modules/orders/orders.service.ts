@@ -16,6 +16,7 @@ import { EventOutbox } from '../events/event-outbox.service';
 import { changedFields } from '../events/domain/event';
 
 import type { OrderSettings } from './domain/order-settings';
+import { ORDER_ERRORS, orderCodeTaken } from './domain/orders.errors';
 export type { OrderSettings };
 
 export interface CreateOrder extends OrderInput {
@@ -72,7 +73,12 @@ export class OrdersService {
   async create(input: CreateOrder): Promise<{ id: number }> {
     const changes = await this.validate(input);
     // The response is the controller's: {id}.
-    const id = await this.writing(() => this.idempotent.transaction((m) => this.insert(m, changes, input.title), (created) => ({ id: created })));
+    const id = await this.writing(() =>
+      this.idempotent.transaction(
+        (m) => this.insert(m, changes, input.title),
+        (created) => ({ id: created }),
+      ),
+    );
     this.settingsCache.delete(id);
     return { id };
   }
@@ -95,7 +101,7 @@ export class OrdersService {
           if (Object.keys(changes).length === 0) return;
           // Checked first so the usual case is a clean 409; a concurrent rename is still caught by the unique index.
           if (changes.code !== undefined && (await this.repo.isCodeTakenByAnother(m, changes.code, id))) {
-            throw DomainError.conflict('ORDER_CODE_TAKEN', `Order code ${changes.code} is already taken`);
+            throw orderCodeTaken(changes.code);
           }
           const before = await this.repo.findById(id, m);
           await this.repo.updateOrder(m, id, changes);
@@ -157,7 +163,7 @@ export class OrdersService {
     let id: number | null;
     if (row.code !== undefined) {
       id = await this.repo.insertOrder(m, { ...row, code: row.code });
-      if (id === null) throw DomainError.conflict('ORDER_CODE_TAKEN', `Order code ${row.code} is already taken`);
+      if (id === null) throw orderCodeTaken(row.code);
     } else {
       id = await this.insertWithGeneratedCode(m, row, title);
     }
@@ -186,7 +192,7 @@ export class OrdersService {
       const id = await this.repo.insertOrder(m, { ...row, code });
       if (id !== null) return id;
     }
-    throw DomainError.conflict('ORDER_CODE_BUSY', 'Could not allocate an order code; retry or send a code');
+    throw DomainError.conflict(ORDER_ERRORS.CODE_BUSY, 'Could not allocate an order code; retry or send a code');
   }
 
   /** Maps races the validation could not see: a code taken meanwhile (409), a reference deleted meanwhile (400). */
@@ -194,7 +200,7 @@ export class OrdersService {
     try {
       return await work();
     } catch (err) {
-      if (isUniqueViolation(err, 'call_order_code_key')) throw DomainError.conflict('ORDER_CODE_TAKEN', 'Order code is already taken');
+      if (isUniqueViolation(err, 'call_order_code_key')) throw orderCodeTaken();
       if (isForeignKeyViolation(err)) throw DomainError.invalidField('references', 'a referenced record was deleted meanwhile; retry');
       throw err;
     }

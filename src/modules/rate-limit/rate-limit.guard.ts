@@ -2,6 +2,7 @@ import { ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { DomainError } from '../../common/domain-error';
 import type { AuthedRequest } from '../../common/auth-context';
+import { RATE_LIMIT_ERRORS } from './domain/rate-limit.errors';
 
 /** Injection token of the limiter; `null` when rate limiting is switched off. */
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
@@ -28,6 +29,6 @@ export class RateLimitGuard extends ThrottlerGuard implements RateLimiter {
   }
 
   protected override async throwThrottlingException(): Promise<void> {
-    throw new DomainError('rate_limited', 'RATE_LIMITED', 'Too many requests for this API key, retry after the Retry-After seconds');
+    throw new DomainError('rate_limited', RATE_LIMIT_ERRORS.RATE_LIMITED, 'Too many requests for this API key, retry after the Retry-After seconds');
   }
 }

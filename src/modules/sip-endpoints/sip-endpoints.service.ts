@@ -5,6 +5,7 @@ import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { SipEndpoint, normaliseSipNumber } from './domain/sip-endpoint';
 import { SIP_NUMBER_CONSTRAINT, SipEndpointFields, SipEndpointsRepository } from './persistence/sip-endpoints.repository';
+import { SIP_ENDPOINT_ERRORS } from './domain/sip-endpoints.errors';
 
 export interface SipEndpointInput {
   number?: string;
@@ -12,11 +13,11 @@ export interface SipEndpointInput {
   isActive?: boolean;
 }
 
-const numberTaken = (number: string) => DomainError.conflict('SIP_ENDPOINT_NUMBER_TAKEN', `Virtual number ${number} already exists`);
+const numberTaken = (number: string) => DomainError.conflict(SIP_ENDPOINT_ERRORS.NUMBER_TAKEN, `Virtual number ${number} already exists`);
 
 function normalisedNumber(input: string): string {
   const number = normaliseSipNumber(input);
-  if (number === null) throw DomainError.invalidField('number', 'must be a valid international phone number (E.164)', 'SIP_ENDPOINT_INVALID_NUMBER');
+  if (number === null) throw DomainError.invalidField('number', 'must be a valid international phone number (E.164)', SIP_ENDPOINT_ERRORS.INVALID_NUMBER);
   return number;
 }
 
@@ -29,7 +30,7 @@ export class SipEndpointsService {
 
   async getEndpoint(id: number): Promise<SipEndpoint> {
     const endpoint = await this.endpoints.findById(id);
-    if (!endpoint) throw DomainError.notFound('Sip endpoint', id, 'SIP_ENDPOINT_NOT_FOUND');
+    if (!endpoint) throw DomainError.notFound('Sip endpoint', id, SIP_ENDPOINT_ERRORS.NOT_FOUND);
     return endpoint;
   }
 
@@ -65,6 +66,6 @@ export class SipEndpointsService {
       if (isUniqueViolation(err, SIP_NUMBER_CONSTRAINT)) throw numberTaken(String(patch.number));
       throw err;
     }
-    if (!found) throw DomainError.notFound('Sip endpoint', id, 'SIP_ENDPOINT_NOT_FOUND');
+    if (!found) throw DomainError.notFound('Sip endpoint', id, SIP_ENDPOINT_ERRORS.NOT_FOUND);
   }
 }

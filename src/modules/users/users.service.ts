@@ -5,8 +5,9 @@ import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { User, UserInput, toUserFields } from './domain/user';
 import { USER_EMAIL_INDEX, UserFilter, UsersRepository } from './persistence/users.repository';
+import { USER_ERRORS } from './domain/users.errors';
 
-const emailTaken = (email: string) => DomainError.conflict('USER_EMAIL_TAKEN', `A user with e-mail ${email} already exists`);
+const emailTaken = (email: string) => DomainError.conflict(USER_ERRORS.EMAIL_TAKEN, `A user with e-mail ${email} already exists`);
 
 @Injectable()
 export class UsersService {
@@ -17,7 +18,7 @@ export class UsersService {
 
   async getUser(id: number): Promise<User> {
     const user = await this.users.findById(id);
-    if (!user) throw DomainError.notFound('User', id, 'USER_NOT_FOUND');
+    if (!user) throw DomainError.notFound('User', id, USER_ERRORS.NOT_FOUND);
     return user;
   }
 
@@ -48,6 +49,6 @@ export class UsersService {
       if (isUniqueViolation(err, USER_EMAIL_INDEX)) throw emailTaken(String(input.email));
       throw err;
     }
-    if (!found) throw DomainError.notFound('User', id, 'USER_NOT_FOUND');
+    if (!found) throw DomainError.notFound('User', id, USER_ERRORS.NOT_FOUND);
   }
 }

@@ -10,6 +10,7 @@ import { checkUrlShape, DeliveryStatus, normaliseEvents, TEST_EVENT_TYPE, Webhoo
 import { WebhookEventOutbox } from './event-source';
 import { WebhookFields, WebhooksRepository } from './persistence/webhooks.repository';
 import { refusedHostReason } from './webhook-sender';
+import { WEBHOOK_ERRORS } from './domain/webhooks.errors';
 
 /** How long the previous secret keeps signing after a rotation. */
 export const ROTATION_GRACE_HOURS = 24;
@@ -90,7 +91,7 @@ export class WebhooksService {
     await this.ds.transaction(async (m) => {
       const w = await this.repo.findById(id, m);
       if (!w) throw DomainError.notFound('Webhook', id);
-      if (!w.isActive) throw DomainError.conflict('WEBHOOK_INACTIVE', `Webhook ${id} is not active; activate it first`);
+      if (!w.isActive) throw DomainError.conflict(WEBHOOK_ERRORS.INACTIVE, `Webhook ${id} is not active; activate it first`);
       await this.outbox.append(m, { type: TEST_EVENT_TYPE, orderId: null, data: { webhookId: id } });
     });
   }

@@ -4,6 +4,7 @@ import { DomainError } from '../../../common/domain-error';
 import type { AuthedRequest, Scope } from '../../../common/auth-context';
 import { raiseDeferredInputError } from '../../../common/input-checks';
 import { ApiKeysService } from '../api-keys.service';
+import { AUTH_ERRORS } from '../domain/auth.errors';
 import { RATE_LIMITER, type RateLimiter } from '../../rate-limit/rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators';
 
@@ -29,9 +30,9 @@ export class ApiKeyGuard implements CanActivate {
     const required = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'api';
     const header = req.headers['x-api-key'];
     const principal = await this.keys.verify(Array.isArray(header) ? header[0] : header);
-    if (!principal) throw new DomainError('unauthenticated', 'API_KEY_INVALID', 'Missing or unknown API key (X-Api-Key header)');
+    if (!principal) throw new DomainError('unauthenticated', AUTH_ERRORS.API_KEY_INVALID, 'Missing or unknown API key (X-Api-Key header)');
     if (!principal.scopes.includes(required)) {
-      throw new DomainError('forbidden', 'API_KEY_SCOPE', `This API key lacks the '${required}' scope`);
+      throw new DomainError('forbidden', AUTH_ERRORS.API_KEY_SCOPE, `This API key lacks the '${required}' scope`);
     }
     req.apiKey = principal;
     // Counted against the key even when the input is then refused.
