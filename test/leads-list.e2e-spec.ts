@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { seededRandom } from '../src/database/seed/random';
-import { LeadCountersService } from '../src/modules/leads/lead-counters.service';
+import { LeadCountersCompactor } from '../src/modules/leads/persistence/lead-counters.compactor';
 import { createLead, createLeadOrder, TestOrder } from './factories/leads';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -14,7 +14,7 @@ describe('GET /v2/lead/: pagination, filters, exact totals', () => {
   let a: TestOrder;
   let b: TestOrder;
   const get = (path: string) => request(t.http).get(path).set('X-Api-Key', t.apiKey);
-  const compact = () => t.app.get(LeadCountersService).compact();
+  const compact = () => t.app.get(LeadCountersCompactor).compact();
 
   /** Inserts leads with given creation times (microsecond precision) and statuses; the counting triggers run as for any insert. */
   async function insertLeads(order: TestOrder, rows: { createdAt: string; statusId: number }[]) {

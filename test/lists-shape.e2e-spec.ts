@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { LeadCountersService } from '../src/modules/leads/lead-counters.service';
+import { LeadCountersCompactor } from '../src/modules/leads/persistence/lead-counters.compactor';
 import { LeadFilter, LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
 import { createLeadOrder, TestOrder } from './factories/leads';
 import { createTestApp, TestApp } from './support/test-app';
@@ -33,7 +33,7 @@ describe('lead lists whatever the ids of an order look like', () => {
     await insertLeads(t.ds, paused, 5, [1, 10]);
     await insertLeads(t.ds, filler, FILLER, [1, 2, 3, 4, 10, 20]);
     await insertLeads(t.ds, paused, 300, [1, 2, 10, 30]);
-    await t.app.get(LeadCountersService).compact();
+    await t.app.get(LeadCountersCompactor).compact();
     await t.ds.query(`ANALYZE lead`);
   }, 120_000);
   afterAll(async () => {

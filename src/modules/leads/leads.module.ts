@@ -4,12 +4,13 @@ import { OrdersModule } from '../orders/orders.module';
 import { LeadStatusesController } from './http/lead-statuses.controller';
 import { LeadsV1Controller } from './http/leads.v1.controller';
 import { LeadsV2Controller } from './http/leads.v2.controller';
-import { LeadCountersService } from './lead-counters.service';
+import { LeadAsyncJobSweeper } from './lead-async-job-sweeper';
 import { LeadStatusesService } from './lead-statuses.service';
 import { LeadsDemoSeed } from './leads.seed';
 import { LeadsService } from './leads.service';
 import { LeadCallableService } from './lead-callable.service';
 import { LeadStatsService } from './lead-stats.service';
+import { LeadCountersCompactor } from './persistence/lead-counters.compactor';
 import { LeadPlanningCountersCompactor } from './persistence/lead-planning-counters.compactor';
 import { LeadBulkService } from './lead-bulk.service';
 import { LeadBulkRepository } from './persistence/lead-bulk.repository';
@@ -26,7 +27,8 @@ import { LeadsRepository } from './persistence/leads.repository';
     LeadAsyncJobsRepository,
     LeadStatusesRepository,
     LeadStatusesService,
-    LeadCountersService,
+    LeadCountersCompactor,
+    LeadAsyncJobSweeper,
     LeadsService,
     LeadBulkRepository,
     LeadBulkService,
