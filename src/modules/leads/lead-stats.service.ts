@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { LEAD_STATUS_CATEGORIES, LeadStatusCategory } from './domain/lead-status';
-import { LeadStatusesService } from './lead-statuses.service';
+import { StatusCataloguesService } from './status-catalogues.service';
 import { LEAD_COUNTERS } from './persistence/lead-counters';
 import { LEAD_PLANNING_COUNTERS } from './persistence/lead-planning-counters';
 import { LeadsRepository } from './persistence/leads.repository';
@@ -28,7 +28,7 @@ const HOUR_MS = 3_600_000;
 export class LeadStatsService {
   constructor(
     private readonly ds: DataSource,
-    private readonly statuses: LeadStatusesService,
+    private readonly statuses: StatusCataloguesService,
     private readonly repo: LeadsRepository,
   ) {}
 

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { CustomFieldsModule } from '../custom-fields/custom-fields.module';
 import { OrdersModule } from '../orders/orders.module';
-import { LeadStatusesController } from './http/lead-statuses.controller';
+import { StatusCataloguesV2Controller } from './http/status-catalogues.v2.controller';
 import { LeadsV1Controller } from './http/leads.v1.controller';
 import { LeadsV2Controller } from './http/leads.v2.controller';
 import { LeadAsyncJobSweeper } from './lead-async-job-sweeper';
-import { LeadStatusesService } from './lead-statuses.service';
+import { StatusCataloguesService } from './status-catalogues.service';
 import { LeadsDemoSeed } from './leads.seed';
 import { LeadsService } from './leads.service';
 import { LeadCallableService } from './lead-callable.service';
@@ -15,18 +15,18 @@ import { LeadPlanningCountersCompactor } from './persistence/lead-planning-count
 import { LeadBulkService } from './lead-bulk.service';
 import { LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
-import { LeadStatusesRepository } from './persistence/lead-statuses.repository';
+import { StatusCataloguesRepository } from './persistence/status-catalogues.repository';
 import { LeadsRepository } from './persistence/leads.repository';
 
 /** Leads (v1 and v2), asynchronous creation (queue `lead.create`), status catalogues, list counters. */
 @Module({
   imports: [OrdersModule, CustomFieldsModule],
-  controllers: [LeadsV2Controller, LeadsV1Controller, LeadStatusesController],
+  controllers: [LeadsV2Controller, LeadsV1Controller, StatusCataloguesV2Controller],
   providers: [
     LeadsRepository,
     LeadAsyncJobsRepository,
-    LeadStatusesRepository,
-    LeadStatusesService,
+    StatusCataloguesRepository,
+    StatusCataloguesService,
     LeadCountersCompactor,
     LeadAsyncJobSweeper,
     LeadsService,
@@ -37,6 +37,6 @@ import { LeadsRepository } from './persistence/leads.repository';
     LeadStatsService,
     LeadPlanningCountersCompactor,
   ],
-  exports: [LeadsService, LeadStatusesService, LeadStatsService],
+  exports: [LeadsService, StatusCataloguesService, LeadStatsService],
 })
 export class LeadsModule {}

@@ -9,7 +9,7 @@ import { CreateLeadInput, LEAD_SOURCES, LeadSource } from './domain/lead';
 import { LeadStatus } from './domain/lead-status';
 import { buildNewLead, NewLead, OrderSettings } from './domain/new-lead';
 import { normalisePhone } from './domain/phone';
-import { LeadStatusesService } from './lead-statuses.service';
+import { StatusCataloguesService } from './status-catalogues.service';
 
 const LEADS = 320;
 const SPREAD_DAYS = 21;
@@ -111,7 +111,7 @@ export class LeadsDemoSeed {
   constructor(
     seeder: DemoSeeder,
     private readonly orders: OrdersService,
-    private readonly statuses: LeadStatusesService,
+    private readonly statuses: StatusCataloguesService,
   ) {
     seeder.add({ name: 'leads', order: 40, run: (m) => this.run(m) });
   }

@@ -18,7 +18,7 @@ import { buildNewLead, NewLead, normaliseMessengerPhone, OrderSettings, planCall
 import { normalisePhone } from './domain/phone';
 import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } from './domain/qualified-limit';
 import { countryTimeZone, orderZone, parseTimeZone, timeZoneError, wholeHourOffset, zoneOf } from './domain/time-zone';
-import { LeadStatusesService } from './lead-statuses.service';
+import { StatusCataloguesService } from './status-catalogues.service';
 import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { LeadChanges, LeadFilter, LeadsRepository } from './persistence/leads.repository';
 import { LEAD_ERRORS } from './domain/leads.errors';
@@ -62,7 +62,7 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
     private readonly ds: DataSource,
     private readonly repo: LeadsRepository,
     private readonly jobs: LeadAsyncJobsRepository,
-    private readonly statuses: LeadStatusesService,
+    private readonly statuses: StatusCataloguesService,
     private readonly orders: OrdersService,
     private readonly customFields: CustomFieldsService,
     private readonly queue: JobQueueService,

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { RequireScope } from '../../auth/http/auth.decorators';
-import { LeadStatusesService } from '../lead-statuses.service';
+import { StatusCataloguesService } from '../status-catalogues.service';
 import { CreateCallStatusDto, CreateLeadStatusDto, UpdateCallStatusDto, UpdateLeadStatusDto } from './dto/status.dto';
 import { CallStatusView, LeadStatusView, presentCallStatus, presentLeadStatus } from './lead.presenter';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
@@ -15,8 +15,8 @@ import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKe
 @ApiTags('status catalogues')
 @ApiKeyErrors()
 @Controller('v2')
-export class LeadStatusesController {
-  constructor(private readonly statuses: LeadStatusesService) {}
+export class StatusCataloguesV2Controller {
+  constructor(private readonly statuses: StatusCataloguesService) {}
 
   @Get('lead-status')
   @ApiOperation({

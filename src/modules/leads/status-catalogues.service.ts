@@ -6,7 +6,7 @@ import { DomainError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { CallStatus, defaultStatusProblem, LeadStatus } from './domain/lead-status';
-import { CallStatusChanges, LeadStatusChanges, LeadStatusesRepository } from './persistence/lead-statuses.repository';
+import { CallStatusChanges, LeadStatusChanges, StatusCataloguesRepository } from './persistence/status-catalogues.repository';
 import { LEAD_ERRORS } from './domain/leads.errors';
 
 /**
@@ -16,12 +16,12 @@ import { LEAD_ERRORS } from './domain/leads.errors';
  * other instances see the change within the TTL.
  */
 @Injectable()
-export class LeadStatusesService {
+export class StatusCataloguesService {
   /** One entry: the whole lead status catalogue. */
   private readonly cache: Cache<'lead', LeadStatus[]>;
 
   constructor(
-    private readonly repo: LeadStatusesRepository,
+    private readonly repo: StatusCataloguesRepository,
     private readonly ds: DataSource,
     private readonly idempotent: IdempotentWrites,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'referenceCacheTtlMs'>,

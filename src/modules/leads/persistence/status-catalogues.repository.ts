@@ -24,7 +24,7 @@ export interface CallStatusChanges {
 const DEFAULT_STATUS_LOCK = 727_101;
 
 @Injectable()
-export class LeadStatusesRepository {
+export class StatusCataloguesRepository {
   constructor(private readonly ds: DataSource) {}
 
   private leadStatusRepo(m: EntityManager = this.ds.manager): Repository<LeadStatusEntity> {
