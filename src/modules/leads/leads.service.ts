@@ -117,7 +117,7 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
   async createLead(input: CreateLeadInput, idempotencyToken?: string): Promise<{ id: number }> {
     const lead = await this.prepareLead(input);
     // One statement, its own transaction: lead_create holds the phone lock until it commits.
-    const id = await this.insertLinked(this.ds, lead, idempotencyToken ?? null);
+    const id = await this.createLinked(this.ds, lead, idempotencyToken ?? null);
     return { id };
   }
 
@@ -207,7 +207,7 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
    * of one phone, so the lead found as previous is the latest committed one and exactly one new
    * lead links to it (one round trip: LeadsRepository.insertLinked).
    */
-  private insertLinked(m: EntityManager | DataSource, lead: NewLead, jobId: string | null): Promise<number> {
+  private createLinked(m: EntityManager | DataSource, lead: NewLead, jobId: string | null): Promise<number> {
     const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
     return this.repo.insertLinked(m, lead, { since, jobId });
   }
