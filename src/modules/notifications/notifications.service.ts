@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
-import { toPage, Page } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { JobQueueService } from '../queue/job-queue.service';
 import { EmailChannel } from './channels/email.channel';
 import { MessengerChannel } from './channels/messenger.channel';
@@ -50,15 +50,15 @@ export class NotificationsService {
 
   /** A user's notifications with their delivery state per channel; two queries for the page, one for the deliveries. */
   async listForUser(userId: number, offset: number, limit: number): Promise<Page<UserNotification>> {
-    const { rows, total } = await this.repo.listForUser(userId, offset, limit);
-    if (total === 0 && !(await this.repo.userExists(userId))) throw DomainError.notFound('User', userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
-    const deliveries = await this.repo.deliveriesOf(userId, rows.map((r) => r.id));
+    const page = await this.repo.listForUser(userId, offset, limit);
+    if (page.total === 0 && !(await this.repo.userExists(userId))) throw DomainError.notFound('User', userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
+    const deliveries = await this.repo.deliveriesOf(userId, page.list.map((r) => r.id));
     const byNotification = new Map<number, DeliveryRow[]>();
     for (const d of deliveries) {
       const list = byNotification.get(d.notificationId) ?? [];
       list.push(d);
       byNotification.set(d.notificationId, list);
     }
-    return toPage(rows.map((r) => ({ ...r, deliveries: byNotification.get(r.id) ?? [] })), offset, total);
+    return { ...page, list: page.list.map((r) => ({ ...r, deliveries: byNotification.get(r.id) ?? [] })) };
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Cache } from '../../common/cache';
 import { DomainError, FieldError } from '../../common/domain-error';
-import { Page, toPage } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -65,9 +65,8 @@ export class OrdersService {
     return order;
   }
 
-  async list(offset: number, limit: number): Promise<Page<OrderRecord>> {
-    const { list, total } = await this.repo.listPage(offset, limit);
-    return toPage(list, offset, total);
+  list(offset: number, limit: number): Promise<Page<OrderRecord>> {
+    return this.repo.listPage(offset, limit);
   }
 
   async create(input: CreateOrder): Promise<{ id: number }> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
-import { Page, toPage } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { OrdersService } from '../orders/orders.service';
@@ -70,9 +70,8 @@ export class WebhooksService {
     return w;
   }
 
-  async list(offset: number, limit: number): Promise<Page<Webhook>> {
-    const { rows, total } = await this.repo.listPage(offset, limit);
-    return toPage(rows, offset, total);
+  list(offset: number, limit: number): Promise<Page<Webhook>> {
+    return this.repo.listPage(offset, limit);
   }
 
   async delete(id: number): Promise<void> {
@@ -96,9 +95,8 @@ export class WebhooksService {
     });
   }
 
-  async deliveries(filter: { webhookId?: number; status?: DeliveryStatus }, offset: number, limit: number): Promise<Page<WebhookDelivery>> {
-    const { rows, total } = await this.repo.listDeliveries(filter, offset, limit);
-    return toPage(rows, offset, total);
+  deliveries(filter: { webhookId?: number; status?: DeliveryStatus }, offset: number, limit: number): Promise<Page<WebhookDelivery>> {
+    return this.repo.listDeliveries(filter, offset, limit);
   }
 
   /** Sends the delivery again as soon as a worker is free (attempts keep counting). */

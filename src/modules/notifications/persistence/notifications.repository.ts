@@ -11,6 +11,8 @@ import {
   NotificationScope,
   NotificationType,
 } from '../domain/notification';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
 
 export interface NotificationRow {
   id: number;
@@ -154,20 +156,20 @@ export class NotificationsRepository {
   }
 
   /** A user's notifications (those with an inbox row for them), by id. */
-  async listForUser(userId: number, offset: number, limit: number): Promise<{ rows: NotificationRow[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.ds.query(
-        `SELECT n.id, n.scope, n.type, n.level, n.title, n.text, n.target_group AS "group", n.created_at AS "createdAt"
-         FROM notification_delivery d JOIN notification n ON n.id = d.notification_id
-         WHERE d.user_id = $1 AND d.channel = 'inbox'
-         ORDER BY d.notification_id OFFSET $2 LIMIT $3`,
-        [userId, offset, limit],
-      ) as Promise<NotificationRow[]>,
-      this.ds.query(`SELECT count(*)::int AS n FROM notification_delivery WHERE user_id = $1 AND channel = 'inbox'`, [userId]) as Promise<
-        { n: number }[]
-      >,
-    ]);
-    return { rows, total: count[0].n };
+  listForUser(userId: number, offset: number, limit: number): Promise<Page<NotificationRow>> {
+    return findPage<NotificationRow>(
+      {
+        db: this.ds,
+        select: `SELECT n.id, n.scope, n.type, n.level, n.title, n.text, n.target_group AS "group", n.created_at AS "createdAt"
+                 FROM notification_delivery d JOIN notification n ON n.id = d.notification_id
+                 WHERE d.user_id = $1 AND d.channel = 'inbox'
+                 ORDER BY d.notification_id`,
+        count: `SELECT count(*)::int AS n FROM notification_delivery WHERE user_id = $1 AND channel = 'inbox'`,
+        params: [userId],
+      },
+      offset,
+      limit,
+    );
   }
 
   /** The user's delivery rows of a page of notifications, in one query, channels in a fixed order. */

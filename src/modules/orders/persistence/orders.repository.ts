@@ -3,6 +3,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { OrderChanges, OrderReferences, TransferNumber } from '../domain/order';
 import type { OrderRecord } from '../domain/order-record';
 import type { OrderSettings } from '../domain/order-settings';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
 
 type OrderRow = Omit<OrderRecord, 'agentUserIds' | 'agentGroupIds' | 'sipEndpointIds' | 'transferNumbers'>;
 
@@ -89,12 +91,13 @@ export class OrdersRepository {
     return rows.length ? (await this.withMembers(rows, m))[0] : null;
   }
 
-  async listPage(offset: number, limit: number): Promise<{ list: OrderRecord[]; total: number }> {
-    const [rows, count]: [OrderRow[], { n: number }[]] = await Promise.all([
-      this.ds.query(`SELECT ${ORDER_COLUMNS} FROM call_order o ORDER BY o.id LIMIT $1 OFFSET $2`, [limit, offset]),
-      this.ds.query(`SELECT count(*)::int AS n FROM call_order`),
-    ]);
-    return { list: await this.withMembers(rows), total: count[0].n };
+  async listPage(offset: number, limit: number): Promise<Page<OrderRecord>> {
+    const page = await findPage<OrderRow>(
+      { db: this.ds, select: `SELECT ${ORDER_COLUMNS} FROM call_order o ORDER BY o.id`, count: `SELECT count(*)::int AS n FROM call_order` },
+      offset,
+      limit,
+    );
+    return { ...page, list: await this.withMembers(page.list) };
   }
 
   async findSettings(id: number, m: EntityManager = this.ds.manager): Promise<OrderSettingsRow | null> {

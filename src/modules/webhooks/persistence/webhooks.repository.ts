@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { assignments, SqlParams, whereOf } from '../../../database/counters/sql-params';
 import { DeliveryStatus, Webhook, WebhookDelivery } from '../domain/webhook';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
 
 export interface WebhookFields {
   url: string;
@@ -47,12 +49,8 @@ export class WebhooksRepository {
     return rows[0] ?? null;
   }
 
-  async listPage(offset: number, limit: number): Promise<{ rows: Webhook[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.ds.query(`${SELECT_WEBHOOK} ORDER BY id OFFSET $1 LIMIT $2`, [offset, limit]) as Promise<Webhook[]>,
-      this.ds.query(`SELECT count(*)::int AS n FROM webhook`) as Promise<{ n: number }[]>,
-    ]);
-    return { rows, total: count[0].n };
+  listPage(offset: number, limit: number): Promise<Page<Webhook>> {
+    return findPage<Webhook>({ db: this.ds, select: `${SELECT_WEBHOOK} ORDER BY id`, count: `SELECT count(*)::int AS n FROM webhook` }, offset, limit);
   }
 
   /**
@@ -83,22 +81,21 @@ export class WebhooksRepository {
     return affected > 0;
   }
 
-  async listDeliveries(
+  listDeliveries(
     filter: { webhookId?: number; status?: DeliveryStatus },
     offset: number,
     limit: number,
-  ): Promise<{ rows: WebhookDelivery[]; total: number }> {
+  ): Promise<Page<WebhookDelivery>> {
     const p = new SqlParams();
     const conds: string[] = [];
     if (filter.webhookId !== undefined) conds.push(`webhook_id = ${p.add(filter.webhookId)}`);
     if (filter.status !== undefined) conds.push(`status = ${p.add(filter.status)}`);
     const where = whereOf(conds);
-    const n = p.values.length;
-    const [rows, count] = await Promise.all([
-      this.ds.query(`${SELECT_DELIVERY} ${where} ORDER BY id OFFSET $${n + 1} LIMIT $${n + 2}`, [...p.values, offset, limit]) as Promise<WebhookDelivery[]>,
-      this.ds.query(`SELECT count(*)::int AS n FROM webhook_delivery ${where}`, p.values) as Promise<{ n: number }[]>,
-    ]);
-    return { rows, total: count[0].n };
+    return findPage<WebhookDelivery>(
+      { db: this.ds, select: `${SELECT_DELIVERY} ${where} ORDER BY id`, count: `SELECT count(*)::int AS n FROM webhook_delivery ${where}`, params: p.values },
+      offset,
+      limit,
+    );
   }
 
   /**
