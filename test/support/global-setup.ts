@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { PgBoss } from 'pg-boss';
 import { runMigrations } from '../../src/database/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
-import { STATE_FILE, TestDbState, withDatabase } from './test-db';
+import { STATE_FILE, testDatabaseUrlProblem, TestDbState, withDatabase } from './test-db';
 
 /**
  * One PostgreSQL per run: TEST_DATABASE_URL when set, else an embedded throwaway server.
@@ -14,6 +14,9 @@ import { STATE_FILE, TestDbState, withDatabase } from './test-db';
 export default async function globalSetup(): Promise<void> {
   let adminUrl = process.env.TEST_DATABASE_URL;
   let dataDir: string | undefined;
+  // Refuse a server database that does not say it is for tests: the run creates and drops databases there.
+  const problem = adminUrl ? testDatabaseUrlProblem(adminUrl) : null;
+  if (problem) throw new Error(problem);
   if (!adminUrl) {
     dataDir = await mkdtemp(path.join(tmpdir(), 'cc-test-pg-'));
     await chmod(dataDir, 0o755);
@@ -25,7 +28,6 @@ export default async function globalSetup(): Promise<void> {
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    // Refuse anything that does not look like a test server database.
     await admin.query(`DROP DATABASE IF EXISTS ${template}`);
     await admin.query(`CREATE DATABASE ${template}`);
   } finally {
