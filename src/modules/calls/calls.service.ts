@@ -6,7 +6,7 @@ import { Page } from '../../common/envelope';
 import { countedPage } from '../../database/counters/counted-page';
 import { OrdersService } from '../orders/orders.service';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
-import { planningZone } from '../leads/domain/time-zone';
+import { planningZone } from '../orders/domain/time-zone';
 import type { CallFilter, CallRow } from './domain/call';
 import { CallsRepository } from './persistence/calls.repository';
 import { ReadDatabase } from '../../database/read-database';

@@ -5,7 +5,7 @@ import { OrdersService } from '../orders/orders.service';
 import { Callability, explainCallable } from './domain/callable';
 import { Lead } from './domain/lead';
 import { orderDayBounds } from './domain/qualified-limit';
-import { orderZone, planningZone, zoneOf } from './domain/time-zone';
+import { orderZone, planningZone, zoneOf } from '../orders/domain/time-zone';
 import { LeadsRepository } from './persistence/leads.repository';
 import type { Zone } from 'luxon';
 

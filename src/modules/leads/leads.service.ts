@@ -17,7 +17,7 @@ import { LeadStatus, statusForUpdate } from './domain/lead-status';
 import { buildNewLead, NewLead, normaliseMessengerPhone, OrderSettings, planCall } from './domain/new-lead';
 import { normalisePhone } from './domain/phone';
 import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } from './domain/qualified-limit';
-import { countryTimeZone, orderZone, parseTimeZone, timeZoneError, wholeHourOffset, zoneOf } from './domain/time-zone';
+import { countryTimeZone, orderZone, parseTimeZone, timeZoneError, wholeHourOffset, zoneOf } from '../orders/domain/time-zone';
 import { StatusCataloguesService } from './status-catalogues.service';
 import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { LeadChanges, LeadFilter, LeadsRepository } from './persistence/leads.repository';

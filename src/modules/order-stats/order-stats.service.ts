@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CallStatsService } from '../calls/call-stats.service';
 import { LeadStatsService, OrderLeadStats } from '../leads/lead-stats.service';
 import { orderDayBounds, withinDailyLimit } from '../leads/domain/qualified-limit';
-import { orderZone } from '../leads/domain/time-zone';
+import { orderZone } from '../orders/domain/time-zone';
 import { OrdersService } from '../orders/orders.service';
 
 export interface OrderStats {

@@ -3,7 +3,7 @@ import { nextCallableAt } from '../../orders/domain/callable-time';
 import { AD_CAMPAIGN_ID_MAX, API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType, normaliseSocialAId } from './lead';
 import { LeadStatus, statusForCreate } from './lead-status';
 import { normalisePhone } from './phone';
-import { planningZone, resolveLeadTimeZone } from './time-zone';
+import { planningZone, resolveLeadTimeZone } from '../../orders/domain/time-zone';
 
 import type { OrderSettings } from '../../orders/domain/order-settings';
 export type { OrderSettings };

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
 import { localIso, NOT_CALLABLE_REASONS } from '../domain/callable';
-import { wholeHourOffset } from '../domain/time-zone';
+import { wholeHourOffset } from '../../orders/domain/time-zone';
 import type { LeadCallability } from '../lead-callable.service';
 
 /** GET /v2/lead/callable/{leadId}/ (extension, issue 14). */

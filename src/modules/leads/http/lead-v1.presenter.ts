@@ -1,5 +1,5 @@
 import type { FieldError } from '../../../common/domain-error';
-import { currentUtcOffset } from '../domain/time-zone';
+import { currentUtcOffset } from '../../orders/domain/time-zone';
 import { isoDateTime, unixSeconds } from '../../../common/dates';
 import { CreateLeadInput, Lead, LeadType, sourceCommentText, UpdateLeadInput } from '../domain/lead';
 

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
 import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.decorators';
 import type { Lead } from '../domain/lead';
-import { currentUtcOffset } from '../domain/time-zone';
+import { currentUtcOffset } from '../../orders/domain/time-zone';
 import type { CallStatus, LeadStatus } from '../domain/lead-status';
 import type { AsyncJobView } from '../leads.service';
 

@@ -2,7 +2,7 @@ import type { FieldError } from '../../../common/domain-error';
 import { CallSchedule, validateCallSchedule } from './call-schedule';
 import { parseHolidayList } from './holidays';
 import { isValidOrderCode } from './order-code';
-import { parseTimeZone, timeZoneError } from '../../leads/domain/time-zone';
+import { parseTimeZone, timeZoneError } from './time-zone';
 
 /** Enumerations of the Order resource (API.md). */
 export const ORDER_STATUSES = ['success', 'secondary', 'info'] as const;

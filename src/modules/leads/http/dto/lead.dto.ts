@@ -5,7 +5,7 @@ import { Nullable, Optional } from '../../../../common/presence';
 import { MaxKeys } from '../../../../common/validation';
 import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
 import { LEAD_SOURCES, LEAD_TYPES, type LeadSource, type LeadType } from '../../domain/lead';
-import { TIME_ZONE_MAX_LENGTH } from '../../domain/time-zone';
+import { TIME_ZONE_MAX_LENGTH } from '../../../orders/domain/time-zone';
 import { MAX_UTC_OFFSET, MIN_UTC_OFFSET } from '../../domain/utc-offset';
 import { IsPositiveIdLike, IsTextOrJson, IsValuesMap } from './lead-validators';
 

@@ -23,7 +23,7 @@ import { INT32_MAX } from '../../../../common/id.pipe';
 import { Nullable, Optional } from '../../../../common/presence';
 import { MaxItemLength, MaxItems, MaxKeys } from '../../../../common/validation';
 import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
-import { TIME_ZONE_MAX_LENGTH } from '../../../leads/domain/time-zone';
+import { TIME_ZONE_MAX_LENGTH } from '../../domain/time-zone';
 import { MAX_HOLIDAY_LENGTH, MAX_HOLIDAYS } from '../../domain/holidays';
 import {
   AGENT_LEAD_EDIT_MODES,
