@@ -67,4 +67,9 @@ export class AgentGroupsService {
     if (missing.length > 0) throw DomainError.invalidField('agentIds', `unknown user ids: ${missing.join(', ')}`, AGENT_GROUP_ERRORS.UNKNOWN_AGENTS);
     return ids;
   }
+
+  /** Which of `ids` exist, for other modules' reference checks; inside a transaction, pass its manager. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return this.groups.existingIds(ids, m);
+  }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
 import { Page, toPage } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
@@ -71,5 +71,15 @@ export class CallAttemptGroupsService {
         m,
       );
     });
+  }
+
+  /** Which of `ids` exist, for other modules' reference checks; inside a transaction, pass its manager. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return this.groups.existingIds(ids, m);
+  }
+
+  /** The group a call is planned by: the order's (`id`), or the default one when the order names none. */
+  groupOrDefault(id: number | null, m?: EntityManager): Promise<CallAttemptGroup | null> {
+    return this.groups.findOrDefault(id, m);
   }
 }

@@ -5,6 +5,7 @@ import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { CallScenario, CallScenarioFields } from './domain/call-scenario';
 import { CallScenariosRepository } from './persistence/call-scenarios.repository';
 import { CALL_SCENARIO_ERRORS } from './domain/call-scenarios.errors';
+import type { EntityManager } from 'typeorm';
 
 @Injectable()
 export class CallScenariosService {
@@ -34,5 +35,10 @@ export class CallScenariosService {
   async updateScenario(id: number, patch: Partial<CallScenarioFields>): Promise<void> {
     const found = await this.scenarios.update(id, { title: patch.title, description: patch.description, isActive: patch.isActive });
     if (!found) throw DomainError.notFound('Call scenario', id, CALL_SCENARIO_ERRORS.NOT_FOUND);
+  }
+
+  /** Which of `ids` exist, for other modules' reference checks; inside a transaction, pass its manager. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return this.scenarios.existingIds(ids, m);
   }
 }

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
 import { OrdersModule } from '../orders/orders.module';
+import { UsersModule } from '../users/users.module';
+import { SipEndpointsModule } from '../sip-endpoints/sip-endpoints.module';
+import { CallAttemptGroupsModule } from '../call-attempt-groups/call-attempt-groups.module';
+import { LeadsModule } from '../leads/leads.module';
 import { CallsDemoSeed } from './calls.seed';
 import { CallsService } from './calls.service';
 import { CallStatsService } from './call-stats.service';
@@ -8,7 +12,8 @@ import { CallCountersCompactor } from './persistence/call-counters.compactor';
 import { CallsRepository } from './persistence/calls.repository';
 
 @Module({
-  imports: [OrdersModule],
+  // Each module answers for its own tables: agents, SIP endpoints, attempt groups, leads and their status catalogues.
+  imports: [OrdersModule, UsersModule, SipEndpointsModule, CallAttemptGroupsModule, LeadsModule],
   controllers: [CallsV2Controller],
   providers: [CallsService, CallsRepository, CallCountersCompactor, CallsDemoSeed, CallStatsService],
   exports: [CallsService, CallStatsService],

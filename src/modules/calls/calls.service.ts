@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DateRange } from '../../common/date-range';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
 import { countedPage } from '../../database/counters/counted-page';
 import { OrdersService } from '../orders/orders.service';
+import { UsersService } from '../users/users.service';
+import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
+import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
+import { StatusCataloguesService } from '../leads/status-catalogues.service';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { planningZone } from '../orders/domain/time-zone';
 import type { CallFilter, CallRow } from './domain/call';
@@ -38,6 +42,10 @@ export class CallsService {
     private readonly ds: DataSource,
     private readonly calls: CallsRepository,
     private readonly orders: OrdersService,
+    private readonly users: UsersService,
+    private readonly sipEndpoints: SipEndpointsService,
+    private readonly attemptGroups: CallAttemptGroupsService,
+    private readonly statuses: StatusCataloguesService,
     private readonly read: ReadDatabase,
   ) {}
 
@@ -69,7 +77,7 @@ export class CallsService {
       if (input.orderId !== undefined && input.orderId !== lead.orderId) {
         throw DomainError.invalidField('orderId', `lead ${input.leadId} belongs to order ${lead.orderId}`);
       }
-      const refs = await this.calls.references(m, input.userId ?? null, input.sipEndpointId, input.statusId);
+      const refs = await this.references(m, input.userId ?? null, input.sipEndpointId, input.statusId);
       const missing: FieldError[] = [];
       if (!refs.userExists) missing.push({ field: 'userId', message: `user ${input.userId} does not exist` });
       if (!refs.sipEndpointExists) missing.push({ field: 'sipEndpointId', message: `sip endpoint ${input.sipEndpointId} does not exist` });
@@ -101,13 +109,13 @@ export class CallsService {
       // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
       const order = await this.orders.getOrderSettings(lead.orderId, m);
       if (!order) throw new Error(`order ${lead.orderId} of lead ${input.leadId} not found`);
-      const group = await this.calls.attemptGroup(m, order.callAttemptGroupId);
+      const group = await this.attemptGroups.groupOrDefault(order.callAttemptGroupId, m);
       const next = planAfterCall({
         finishedAt: new Date(startedAt.getTime() + input.totalDurationSeconds * 1000),
         previousAttempts: lead.attemptCount,
-        outcome: refs.status.outcome,
+        outcome: refs.status.category,
         callbackRequested,
-        group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLast, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
+        group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLastInterval, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
         window: {
           schedule: order.callSchedule,
           holidays: order.holidays,
@@ -117,5 +125,17 @@ export class CallsService {
       await this.calls.updateLeadAttempts(m, input.leadId, next.attemptCount, next.planningCallAt);
       return { id };
     });
+  }
+
+  /**
+   * The call's references, each asked of the module that owns it, on the transaction's connection:
+   * the agent and the SIP endpoint (one query each; none for a call without an agent) and the
+   * status (from the status catalogue's cache).
+   */
+  private async references(m: EntityManager, userId: number | null, sipEndpointId: number, statusId: number) {
+    const userExists = userId === null || (await this.users.existingIds([userId], m)).length > 0;
+    const sipEndpointExists = (await this.sipEndpoints.existingIds([sipEndpointId], m)).length > 0;
+    const status = await this.statuses.findCallStatus(statusId, m);
+    return { userExists, sipEndpointExists, status };
   }
 }

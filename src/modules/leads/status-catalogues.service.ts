@@ -19,6 +19,8 @@ import { LEAD_ERRORS } from './domain/leads.errors';
 export class StatusCataloguesService {
   /** One entry: the whole lead status catalogue. */
   private readonly cache: Cache<'lead', LeadStatus[]>;
+  /** One entry: the whole call status catalogue (read on every call the platform reports). */
+  private readonly callCache: Cache<'call', CallStatus[]>;
 
   constructor(
     private readonly repo: StatusCataloguesRepository,
@@ -27,6 +29,7 @@ export class StatusCataloguesService {
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'referenceCacheTtlMs'>,
   ) {
     this.cache = new Cache({ ttlMs: config.referenceCacheTtlMs, max: 1 });
+    this.callCache = new Cache({ ttlMs: config.referenceCacheTtlMs, max: 1 });
   }
 
   /** The catalogue, from the cache; `m`: read on that manager's connection (a transaction's, or the workers' pool). */
@@ -36,6 +39,18 @@ export class StatusCataloguesService {
 
   callStatuses(): Promise<CallStatus[]> {
     return this.repo.listCallStatuses();
+  }
+
+  /**
+   * A call status for the call path, null when there is none: from the cached catalogue, read
+   * again (on `m`'s connection) when the id is not in it, so a status just made elsewhere is seen.
+   */
+  async findCallStatus(id: number, m?: EntityManager): Promise<CallStatus | null> {
+    const cached = (await this.callCache.getOrLoad('call', () => this.repo.listCallStatuses(m)))!.find((s) => s.id === id);
+    if (cached) return cached;
+    const fresh = await this.repo.listCallStatuses(m);
+    this.callCache.set('call', fresh);
+    return fresh.find((s) => s.id === id) ?? null;
   }
 
   async leadStatus(id: number): Promise<LeadStatus> {
@@ -110,6 +125,7 @@ export class StatusCataloguesService {
       throw err;
     } finally {
       this.cache.clear();
+      this.callCache.clear();
     }
   }
 }

@@ -8,11 +8,16 @@ import { isUniqueViolation } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { CallSchedule, DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
-import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, referencesOf } from './domain/order';
+import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, OrderReferences, referencesOf } from './domain/order';
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
 import type { OrderRecord } from './domain/order-record';
 import { OrdersRepository } from './persistence/orders.repository';
 import { EventOutbox } from '../events/event-outbox.service';
+import { UsersService } from '../users/users.service';
+import { AgentGroupsService } from '../agent-groups/agent-groups.service';
+import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
+import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
+import { CallScenariosService } from '../call-scenarios/call-scenarios.service';
 import { changedFields } from '../events/domain/event';
 
 import type { OrderSettings } from './domain/order-settings';
@@ -54,6 +59,11 @@ export class OrdersService {
     private readonly customFields: CustomFieldsService,
     private readonly idempotent: IdempotentWrites,
     private readonly events: EventOutbox,
+    private readonly users: UsersService,
+    private readonly agentGroups: AgentGroupsService,
+    private readonly sipEndpoints: SipEndpointsService,
+    private readonly attemptGroups: CallAttemptGroupsService,
+    private readonly scenarios: CallScenariosService,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'orderSettingsCacheTtlMs'>,
   ) {
     this.settingsCache = new Cache({ ttlMs: config.orderSettingsCacheTtlMs, max: SETTINGS_CACHE_MAX });
@@ -146,9 +156,23 @@ export class OrdersService {
     }
     // With bad domain input the references are still checked (raw ids), so one answer lists every problem.
     const requested = referencesOf(normalised.ok ? changes : input);
-    errors.push(...missingReferenceErrors(requested, await this.repo.existingReferences(requested, m)));
+    errors.push(...missingReferenceErrors(requested, await this.existingReferences(requested, m)));
     if (errors.length) throw DomainError.validation(errors);
     return changes;
+  }
+
+  /**
+   * Which referenced ids exist, each asked of the module that owns the table: one query per kind
+   * of reference sent (none for kinds not sent), however many ids.
+   */
+  private async existingReferences(refs: OrderReferences, m?: EntityManager): Promise<OrderReferences> {
+    return {
+      agentUserIds: await this.users.existingIds(refs.agentUserIds, m),
+      agentGroupIds: await this.agentGroups.existingIds(refs.agentGroupIds, m),
+      sipEndpointIds: await this.sipEndpoints.existingIds(refs.sipEndpointIds, m),
+      callAttemptGroupId: await this.attemptGroups.existingIds(refs.callAttemptGroupId, m),
+      callScenarioId: await this.scenarios.existingIds(refs.callScenarioId, m),
+    };
   }
 
   private async insert(m: EntityManager, changes: OrderChanges, title: string): Promise<number> {
@@ -156,8 +180,8 @@ export class OrdersService {
     // Never "any time" by omission: a lead must not be planned at night because nobody set hours.
     if (row.callSchedule === undefined) row.callSchedule = DEFAULT_CALL_SCHEDULE;
     if (row.callAttemptGroupId === undefined) {
-      const fallback = await this.repo.defaultCallAttemptGroupId(m);
-      if (fallback !== null) row.callAttemptGroupId = fallback;
+      const fallback = await this.attemptGroups.groupOrDefault(null, m);
+      if (fallback !== null) row.callAttemptGroupId = fallback.id;
     }
     let id: number | null;
     if (row.code !== undefined) {

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../common/pg-errors';
 import { SipEndpoint, normaliseSipNumber } from './domain/sip-endpoint';
 import { SIP_NUMBER_CONSTRAINT, SipEndpointFields, SipEndpointsRepository } from './persistence/sip-endpoints.repository';
 import { SIP_ENDPOINT_ERRORS } from './domain/sip-endpoints.errors';
+import type { EntityManager } from 'typeorm';
 
 export interface SipEndpointInput {
   number?: string;
@@ -67,5 +68,10 @@ export class SipEndpointsService {
       throw err;
     }
     if (!found) throw DomainError.notFound('Sip endpoint', id, SIP_ENDPOINT_ERRORS.NOT_FOUND);
+  }
+
+  /** Which of `ids` exist, for other modules' reference checks; inside a transaction, pass its manager. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return this.endpoints.existingIds(ids, m);
   }
 }

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../common/pg-errors';
 import { User, UserInput, toUserFields } from './domain/user';
 import { USER_EMAIL_INDEX, UserFilter, UsersRepository } from './persistence/users.repository';
 import { USER_ERRORS } from './domain/users.errors';
+import type { EntityManager } from 'typeorm';
 
 const emailTaken = (email: string) => DomainError.conflict(USER_ERRORS.EMAIL_TAKEN, `A user with e-mail ${email} already exists`);
 
@@ -50,5 +51,10 @@ export class UsersService {
       throw err;
     }
     if (!found) throw DomainError.notFound('User', id, USER_ERRORS.NOT_FOUND);
+  }
+
+  /** Which of `ids` exist, for other modules' reference checks; inside a transaction, pass its manager. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return this.users.existingIds(ids, m);
   }
 }

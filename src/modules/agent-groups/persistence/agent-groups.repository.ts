@@ -4,6 +4,7 @@ import { UserEntity } from '../../users/persistence/user.entity';
 import { AgentGroup, AgentGroupNames } from '../domain/agent-group';
 import { AgentGroupEntity, AgentGroupMemberEntity } from './agent-group.entity';
 import { insertedId } from '../../../database/insert-result';
+import { existingIds } from '../../../database/existing-ids';
 
 @Injectable()
 export class AgentGroupsRepository {
@@ -69,5 +70,10 @@ export class AgentGroupsRepository {
   async replaceMembers(groupId: number, userIds: number[], m: EntityManager): Promise<void> {
     await this.members(m).delete({ groupId });
     if (userIds.length > 0) await this.members(m).insert(userIds.map((userId) => ({ groupId, userId })));
+  }
+
+  /** Which of `ids` exist (reference checks of other modules), on `m` when given. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return existingIds(this.groups(m), ids);
   }
 }

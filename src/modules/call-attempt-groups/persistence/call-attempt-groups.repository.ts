@@ -4,6 +4,7 @@ import { definedFields } from '../../../common/defined-fields';
 import { CallAttemptGroup, CallAttemptGroupFields } from '../domain/call-attempt-group';
 import { CallAttemptGroupEntity } from './call-attempt-group.entity';
 import { insertedId } from '../../../database/insert-result';
+import { existingIds } from '../../../database/existing-ids';
 
 /** Serialises every change of which group is the default (a transaction-scoped advisory lock). */
 const DEFAULT_LOCK_KEY = 1_763_785_001;
@@ -63,5 +64,15 @@ export class CallAttemptGroupsRepository {
 
   async update(id: number, patch: Partial<CallAttemptGroupFields> & { isDefault?: boolean }, m: EntityManager): Promise<void> {
     await this.groups(m).update({ id }, definedFields(patch));
+  }
+
+  /** Which of `ids` exist (reference checks of other modules), on `m` when given. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return existingIds(this.groups(m), ids);
+  }
+
+  /** The group `id`, or the default group when `id` is null; null when neither exists. */
+  findOrDefault(id: number | null, m?: EntityManager): Promise<CallAttemptGroup | null> {
+    return this.groups(m).findOneBy(id === null ? { isDefault: true } : { id });
   }
 }

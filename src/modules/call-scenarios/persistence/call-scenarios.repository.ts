@@ -4,6 +4,7 @@ import { definedFields } from '../../../common/defined-fields';
 import { CallScenario, CallScenarioFields } from '../domain/call-scenario';
 import { CallScenarioEntity } from './call-scenario.entity';
 import { insertedId } from '../../../database/insert-result';
+import { existingIds } from '../../../database/existing-ids';
 
 @Injectable()
 export class CallScenariosRepository {
@@ -36,5 +37,10 @@ export class CallScenariosRepository {
   async update(id: number, patch: Partial<CallScenarioFields>): Promise<boolean> {
     const result = await this.scenarios().update({ id }, definedFields(patch));
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Which of `ids` exist (reference checks of other modules), on `m` when given. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return existingIds(this.scenarios(m), ids);
   }
 }

@@ -3,7 +3,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import { IdBounds, PageKey, pageIdsQuery } from '../../../database/counters/counted-page';
 import { CountStats } from '../../../database/counters/counter-set';
 import { SqlParams, whereOf } from '../../../database/counters/sql-params';
-import { CallOutcome } from '../domain/after-call';
 import { callCounting } from './call-counters';
 import type { Queryable } from '../../../database/read-database';
 import type { CallFilter, CallRow } from '../domain/call';
@@ -20,19 +19,6 @@ export interface LeadForCall {
   attemptCount: number;
   utcOffset: number | null;
   timeZone: string | null;
-}
-
-/** The call attempt group rules planning needs (the order's group, or the default one). */
-export interface AttemptGroupRow {
-  intervals: number[];
-  repeatLast: boolean;
-  resetAttemptsEnabled: boolean;
-}
-
-export interface References {
-  userExists: boolean;
-  sipEndpointExists: boolean;
-  status: { outcome: CallOutcome; isCallback: boolean } | null;
 }
 
 const CALL_COLUMNS = `
@@ -82,7 +68,19 @@ export class CallsRepository {
   async listPage(db: Queryable, filter: CallFilter, offset: number, limit: number, ids?: IdBounds): Promise<CallRow[]> {
     const p = new SqlParams();
     const keys = pageKeys(filter);
-    const page = pageIdsQuery(p, { table: 'call', keys, conditions: conditions(p, filter, 't.', keys.map((k) => k.column)), ids, offset, limit });
+    const page = pageIdsQuery(p, {
+      table: 'call',
+      keys,
+      conditions: conditions(
+        p,
+        filter,
+        't.',
+        keys.map((k) => k.column),
+      ),
+      ids,
+      offset,
+      limit,
+    });
     return db.query(`SELECT ${CALL_COLUMNS} FROM (${page}) page JOIN call USING (id) ORDER BY id`, p.values);
   }
 
@@ -114,22 +112,6 @@ export class CallsRepository {
     return rows[0] ?? null;
   }
 
-  async references(m: EntityManager, userId: number | null, sipEndpointId: number, statusId: number): Promise<References> {
-    const rows: { user: boolean; sip: boolean; category: string | null; is_callback: boolean | null }[] = await m.query(
-      `SELECT EXISTS (SELECT 1 FROM app_user WHERE id = $1) AS "user",
-              EXISTS (SELECT 1 FROM sip_endpoint WHERE id = $2) AS sip,
-              s.category, s.is_callback
-       FROM (SELECT 1) one LEFT JOIN call_status s ON s.id = $3`,
-      [userId ?? 0, sipEndpointId, statusId],
-    );
-    const r = rows[0];
-    return {
-      userExists: userId === null || r.user,
-      sipEndpointExists: r.sip,
-      status: r.category ? { outcome: r.category as CallOutcome, isCallback: r.is_callback === true } : null,
-    };
-  }
-
   /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */
   async insertOnce(m: EntityManager, c: NewCall): Promise<{ id: number; created: boolean }> {
     const inserted: { id: number }[] = await m.query(
@@ -138,22 +120,28 @@ export class CallsRepository {
          client_phone, has_records, callback_requested, platform_call_id, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        ON CONFLICT (order_id, platform_call_id) DO NOTHING RETURNING id`,
-      [c.orderId, c.leadId, c.userId, c.sipEndpointId, c.statusId, c.finishInitiator, c.direction, c.totalDurationSeconds,
-        c.waitTimeDurationSeconds, c.talkTimeDurationSeconds, c.isPredictive, c.clientPhone, c.hasRecords, c.callbackRequested,
-        c.platformCallId, c.createdAt],
+      [
+        c.orderId,
+        c.leadId,
+        c.userId,
+        c.sipEndpointId,
+        c.statusId,
+        c.finishInitiator,
+        c.direction,
+        c.totalDurationSeconds,
+        c.waitTimeDurationSeconds,
+        c.talkTimeDurationSeconds,
+        c.isPredictive,
+        c.clientPhone,
+        c.hasRecords,
+        c.callbackRequested,
+        c.platformCallId,
+        c.createdAt,
+      ],
     );
     if (inserted.length > 0) return { id: inserted[0].id, created: true };
     const existing: { id: number }[] = await m.query(`SELECT id FROM call WHERE order_id = $1 AND platform_call_id = $2`, [c.orderId, c.platformCallId]);
     return { id: existing[0].id, created: false };
-  }
-
-  async attemptGroup(m: EntityManager, groupId: number | null): Promise<AttemptGroupRow | null> {
-    const rows: AttemptGroupRow[] = await m.query(
-      `SELECT intervals, repeat_last_interval AS "repeatLast", reset_attempts_enabled AS "resetAttemptsEnabled"
-       FROM call_attempt_group WHERE id = COALESCE($1::int, (SELECT id FROM call_attempt_group WHERE is_default))`,
-      [groupId],
-    );
-    return rows[0] ?? null;
   }
 
   async updateLeadAttempts(m: EntityManager, leadId: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {

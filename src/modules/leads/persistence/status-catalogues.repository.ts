@@ -39,8 +39,8 @@ export class StatusCataloguesRepository {
     return this.leadStatusRepo(m).find({ order: { id: 'ASC' } });
   }
 
-  listCallStatuses(): Promise<CallStatus[]> {
-    return this.callStatusRepo().find({ order: { id: 'ASC' } });
+  listCallStatuses(m?: EntityManager): Promise<CallStatus[]> {
+    return this.callStatusRepo(m).find({ order: { id: 'ASC' } });
   }
 
   lockLeadStatus(m: EntityManager, id: number): Promise<LeadStatus | null> {

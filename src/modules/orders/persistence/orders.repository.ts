@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { OrderChanges, OrderReferences, TransferNumber } from '../domain/order';
+import type { OrderChanges, TransferNumber } from '../domain/order';
 import type { OrderRecord } from '../domain/order-record';
 import type { OrderSettings } from '../domain/order-settings';
 import type { Page } from '../../../common/envelope';
@@ -112,26 +112,6 @@ export class OrdersRepository {
     return rows[0] ?? null;
   }
 
-  /** Which of the referenced ids exist, for every reference table, in one query. */
-  async existingReferences(refs: OrderReferences, m: EntityManager = this.ds.manager): Promise<OrderReferences> {
-    const rows: { field: keyof OrderReferences; id: number }[] = await m.query(
-      `SELECT 'agentUserIds' AS field, id FROM app_user WHERE id = ANY($1::int[])
-       UNION ALL SELECT 'agentGroupIds', id FROM agent_group WHERE id = ANY($2::int[])
-       UNION ALL SELECT 'sipEndpointIds', id FROM sip_endpoint WHERE id = ANY($3::int[])
-       UNION ALL SELECT 'callAttemptGroupId', id FROM call_attempt_group WHERE id = ANY($4::int[])
-       UNION ALL SELECT 'callScenarioId', id FROM call_scenario WHERE id = ANY($5::int[])`,
-      [refs.agentUserIds, refs.agentGroupIds, refs.sipEndpointIds, refs.callAttemptGroupId, refs.callScenarioId],
-    );
-    const out: OrderReferences = { agentUserIds: [], agentGroupIds: [], sipEndpointIds: [], callAttemptGroupId: [], callScenarioId: [] };
-    for (const r of rows) out[r.field].push(r.id);
-    return out;
-  }
-
-  async defaultCallAttemptGroupId(m: EntityManager): Promise<number | null> {
-    const rows: { id: number }[] = await m.query(`SELECT id FROM call_attempt_group WHERE is_default ORDER BY id LIMIT 1`);
-    return rows[0]?.id ?? null;
-  }
-
   /** Codes that could collide with candidates derived from `prefix` (see uniqueCodeCandidate). */
   async codesStartingWith(m: EntityManager, prefix: string): Promise<Set<string>> {
     const rows: { code: string }[] = await m.query(`SELECT code FROM call_order WHERE code LIKE $1`, [likePrefix(prefix)]);
@@ -210,14 +190,8 @@ export class OrdersRepository {
     ] = await Promise.all([
       m.query(`SELECT order_id AS "orderId", user_id AS id FROM order_agent WHERE order_id = ANY($1::int[]) ORDER BY order_id, user_id`, [ids]),
       m.query(`SELECT order_id AS "orderId", group_id AS id FROM order_agent_group WHERE order_id = ANY($1::int[]) ORDER BY order_id, group_id`, [ids]),
-      m.query(
-        `SELECT order_id AS "orderId", sip_endpoint_id AS id FROM order_sip_endpoint WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
-        [ids],
-      ),
-      m.query(
-        `SELECT order_id AS "orderId", number, names FROM order_transfer_number WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
-        [ids],
-      ),
+      m.query(`SELECT order_id AS "orderId", sip_endpoint_id AS id FROM order_sip_endpoint WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`, [ids]),
+      m.query(`SELECT order_id AS "orderId", number, names FROM order_transfer_number WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`, [ids]),
     ]);
     const group = <T extends { orderId: number }, V>(items: T[], pick: (item: T) => V) => {
       const map = new Map<number, V[]>();

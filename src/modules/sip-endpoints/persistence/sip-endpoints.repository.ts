@@ -4,6 +4,7 @@ import { definedFields } from '../../../common/defined-fields';
 import { SipEndpoint } from '../domain/sip-endpoint';
 import { SipEndpointEntity } from './sip-endpoint.entity';
 import { returnedId } from '../../../database/insert-result';
+import { existingIds } from '../../../database/existing-ids';
 
 export type SipEndpointFields = Pick<SipEndpoint, 'number' | 'title' | 'isActive'>;
 
@@ -48,5 +49,10 @@ export class SipEndpointsRepository {
   async update(id: number, patch: Partial<SipEndpointFields>): Promise<boolean> {
     const result = await this.endpoints().update({ id }, definedFields(patch));
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Which of `ids` exist (reference checks of other modules), on `m` when given. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return existingIds(this.endpoints(m), ids);
   }
 }

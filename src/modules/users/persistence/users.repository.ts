@@ -4,6 +4,7 @@ import { definedFields } from '../../../common/defined-fields';
 import { AccessGroup, User, UserFields } from '../domain/user';
 import { UserEntity } from './user.entity';
 import { returnedId } from '../../../database/insert-result';
+import { existingIds } from '../../../database/existing-ids';
 
 export interface UserFilter {
   accessGroup?: AccessGroup;
@@ -50,5 +51,10 @@ export class UsersRepository {
   async update(id: number, patch: Partial<UserFields>): Promise<boolean> {
     const result = await this.users().update({ id }, definedFields(patch));
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Which of `ids` exist (reference checks of other modules), on `m` when given. */
+  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    return existingIds(this.users(m), ids);
   }
 }
