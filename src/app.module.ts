@@ -7,7 +7,7 @@ import { ApiExceptionFilter } from './common/http-exception.filter';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { APP_CONFIG, AppConfig } from './config/app.config';
-import { dataSourceOptions, openDataSource, replicatedDataSourceOptions } from './database/data-source';
+import { dataSourceOptions, guardNewConnections, openDataSource, replicatedDataSourceOptions } from './database/data-source';
 import { ReadDatabase } from './database/read-database';
 import { SeedModule } from './database/seed/seed.module';
 import { DATABASE_URL } from './database/tokens';
@@ -83,7 +83,8 @@ export class AppModule {
             ...dataSourceOptions(databaseUrl),
             extra: poolOptions(config, config.workerDbPoolSize, WORKER_CONNECT_WAIT_MS),
           }),
-          dataSourceFactory: (options) => new DataSource(options!).initialize(),
+          // The same guard as the HTTP pool: a connection killed as it opens must not crash the process.
+          dataSourceFactory: async (options) => guardNewConnections(await new DataSource(options!).initialize()),
         }),
         SeedModule,
         IdempotencyModule,
