@@ -23,6 +23,7 @@ import { Webhooks1763900100000 } from './1763900100000-webhooks';
 import { LeadLookupIndexes1763900200000 } from './1763900200000-lead-lookup-indexes';
 import { LeadTimeZones1763900300000 } from './1763900300000-lead-time-zones';
 import { LeadPlanningCounters1763900310000 } from './1763900310000-lead-planning-counters';
+import { LeadCreatePreviousByPhone1763900600000 } from './1763900600000-lead-create-previous-by-phone';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   ApiKeyRotation1763863000000, IdempotencyOwner1763863100000, CreatedAtTruncated1763863200000, CreatedAtRoundedLeads1763863300000,
   LeadCreateFunction1763864000000, ListIndexes1763864100000, LeadCountRollups1763864200000, CoveringDayCounters1763864300000,
   LeadPhoneIndex1763864400000, Events1763900000000, Webhooks1763900100000, LeadLookupIndexes1763900200000, LeadTimeZones1763900300000, LeadPlanningCounters1763900310000,
+  LeadCreatePreviousByPhone1763900600000,
 ];
