@@ -1,12 +1,14 @@
 import type { FieldError } from '../../../common/domain-error';
 import { nextCallableAt } from '../../orders/domain/callable-time';
-import { AD_CAMPAIGN_ID_MAX, API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType, normaliseSocialAId } from './lead';
-import { LeadStatus, statusForCreate } from './lead-status';
-import { normalisePhone } from './phone';
+import { API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType } from './lead';
+import { checkLeadFields, normaliseMessengerPhone } from './lead-changes';
+import type { LeadStatus } from './lead-status';
 import { planningZone, resolveLeadTimeZone } from '../../orders/domain/time-zone';
 
 import type { OrderSettings } from '../../orders/domain/order-settings';
 export type { OrderSettings };
+/** Kept where leads.service.ts imports it until its update step moves to lead-changes.ts. */
+export { normaliseMessengerPhone };
 
 /** A validated lead ready to insert (links are decided in the transaction). */
 export interface NewLead {
@@ -38,36 +40,24 @@ export interface NewLead {
 }
 
 /** Earliest callable moment not before `notBefore` (and not before now), in the lead's zone (or the order's, see planningZone); a number is a fixed offset. */
-export function planCall(
-  order: OrderSettings,
-  lead: { timeZone: string | null; utcOffset: number } | number,
-  now: Date,
-  notBefore?: Date | null,
-): Date | null {
+export function planCall(order: OrderSettings, lead: { timeZone: string | null; utcOffset: number } | number, now: Date, notBefore?: Date | null): Date | null {
   const from = notBefore && notBefore > now ? notBefore : now;
   const zone = planningZone(order, typeof lead === 'number' ? { timeZone: null, utcOffset: lead } : lead);
   return nextCallableAt({ now: from, schedule: order.callSchedule, holidays: order.holidays, zone });
 }
 
-/** A messenger phone is normalised when it is a valid number, else kept as sent ("E.164 recommended"). */
-export function normaliseMessengerPhone(value: string | undefined): string | null {
-  if (value === undefined) return null;
-  const parsed = normalisePhone(value);
-  return parsed.ok ? parsed.e164 : value.trim();
-}
-
 /**
  * Applies the create rules that need no database beyond the order and the status catalogue:
- * phone, order id/code agreement, status category, ad campaign id length, time zone, planning.
- * Returns every field error at once.
+ * the field rules shared with updates (checkLeadFields: phone, status, ad campaign id,
+ * socialAId), order id/code agreement, time zone, planning. Returns every field error at once.
  */
 export function buildNewLead(
   input: CreateLeadInput,
   ctx: { order: OrderSettings | null; statuses: readonly LeadStatus[]; customValues: Record<string, unknown>; now: Date },
 ): { ok: true; lead: NewLead } | { ok: false; errors: FieldError[] } {
-  const errors: FieldError[] = [];
-  const phone = normalisePhone(input.phone);
-  if (!phone.ok) errors.push({ field: 'phone', message: phone.message });
+  const fields = checkLeadFields(input, { statuses: ctx.statuses, creating: true });
+  const errors: FieldError[] = fields.ok ? [] : [...fields.errors];
+  const checked = fields.ok ? fields.value : {};
 
   const { order } = ctx;
   if (!order) errors.push({ field: 'orderId', message: `order ${input.orderId} does not exist` });
@@ -75,22 +65,17 @@ export function buildNewLead(
     errors.push({ field: 'orderCode', message: `names a different order than the order id ${input.orderId}` });
   }
 
-  const status = statusForCreate(ctx.statuses, input.statusId);
-  if (!status.ok) errors.push({ field: 'statusId', message: status.message });
-
-  if (input.adCampaignId && input.adCampaignId.length > AD_CAMPAIGN_ID_MAX) {
-    errors.push({ field: 'adCampaignId', message: `must be at most ${AD_CAMPAIGN_ID_MAX} characters` });
-  }
-  let socialAId: string | null = null;
-  if (input.socialAId !== undefined) {
-    socialAId = normaliseSocialAId(input.socialAId);
-    if (socialAId === null) errors.push({ field: 'socialAId', message: 'must be a positive integer (number or numeric string)' });
-  }
-
-  const zone = resolveLeadTimeZone({ timeZone: input.timeZone, utcOffset: input.utcOffset, phoneCountry: phone.ok ? phone.country : null, order: order ?? { defaultUtcOffset: 0 }, now: ctx.now });
+  const zone = resolveLeadTimeZone({
+    timeZone: input.timeZone,
+    utcOffset: input.utcOffset,
+    phoneCountry: checked.phone?.country ?? null,
+    order: order ?? { defaultUtcOffset: 0 },
+    now: ctx.now,
+  });
   if (!zone.ok) errors.push(zone.error);
 
-  if (errors.length > 0 || !phone.ok || !order || !status.ok || !zone.ok) return { ok: false, errors };
+  const { phone, status } = checked;
+  if (errors.length > 0 || !phone || !order || !status || !zone.ok) return { ok: false, errors };
 
   const { timeZone, utcOffset } = zone.value;
   return {
@@ -99,7 +84,7 @@ export function buildNewLead(
       orderId: order.id,
       phone: phone.e164,
       leadType: input.leadType,
-      statusId: status.status.id,
+      statusId: status.id,
       name: input.name ?? null,
       sourceComment: input.sourceComment ?? null,
       ip: input.ip ?? null,
@@ -113,7 +98,7 @@ export function buildNewLead(
       priority: input.priority ?? 0,
       utcOffset,
       timeZone,
-      socialAId,
+      socialAId: checked.socialAId ?? null,
       socialBLogin: input.socialBLogin ?? null,
       messengerUserName: input.messengerUserName ?? null,
       messengerPhone: normaliseMessengerPhone(input.messengerPhone),
