@@ -24,6 +24,16 @@ export interface FeedFilter {
   orderIds?: number[];
 }
 
+/** An event row as the feed reads it. */
+export interface StoredEvent {
+  position: number;
+  id: string;
+  type: EventType;
+  orderId: number | null;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+}
+
 /**
  * v2 fields of lead columns whose names differ from the column's camelCase. `order_id` shows as
  * both orderId and orderCode. (The migration's trigger decides which updates are events: every

@@ -4,9 +4,8 @@ import { presentCall } from '../../calls/http/call.presenter';
 import { presentLeadV2 } from '../../leads/http/lead.presenter';
 import { presentOrder } from '../../orders/http/order.presenter';
 import type { OrderRecord } from '../../orders/domain/order-record';
-import { EVENT_TYPES, leadChangedFields, PublicEvent } from '../domain/event';
+import { EVENT_TYPES, leadChangedFields, PublicEvent, type StoredEvent } from '../domain/event';
 import { callFromSnapshot, leadFromSnapshot, RowSnapshot } from '../domain/snapshots';
-import type { StoredEvent } from '../persistence/events.repository';
 
 const ISO = '2026-03-04T05:06:07+00:00';
 

@@ -1,17 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { SqlParams } from '../../../database/counters/sql-params';
-import type { EventType, FeedFilter } from '../domain/event';
-
-/** An event row as the feed reads it. */
-export interface StoredEvent {
-  position: number;
-  id: string;
-  type: EventType;
-  orderId: number | null;
-  payload: Record<string, unknown>;
-  createdAt: Date;
-}
+import type { EventType, FeedFilter, StoredEvent } from '../domain/event';
 
 export interface StoredPage {
   /** The highest position retention has deleted (0: none). */
