@@ -55,25 +55,10 @@ export function checkLeadFields(
 }
 
 /** Column changes an update makes whatever the lead holds (status, zone and planning depend on it). */
-export interface LeadFieldChanges {
-  name?: string;
-  phone?: string;
-  sourceComment?: string;
-  ip?: string;
-  externalIdCrmA?: string;
-  externalIdCrmB?: string;
-  externalIdCrmC?: string;
-  externalIdCrmD?: string;
-  priority?: number;
-  source?: string;
-  adCampaignId?: string | null;
-  messengerUserName?: string;
-  messengerPhone?: string;
+export type LeadFieldChanges = Omit<UpdateLeadInput, 'statusId' | 'utcOffset' | 'timeZone' | 'socialAId' | 'customValues'> & {
   socialAId?: string;
-  socialBLogin?: string;
-  planningCallAt?: Date;
   customValues?: Record<string, unknown>;
-}
+};
 
 /** A checked partial update, before the transaction compares it with the stored lead. */
 export interface LeadUpdate {
