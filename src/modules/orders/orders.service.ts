@@ -46,7 +46,7 @@ function isForeignKeyViolation(err: unknown): boolean {
 /**
  * Orders (call campaigns): create and update run in one transaction (order row and member
  * tables); input rules live in domain/order.ts, custom values are checked by CustomFieldsService,
- * references against their tables. `getOrderSettings` serves other modules from a short cache.
+ * references by the modules that own them. `getOrderSettings` serves other modules from a short cache.
  */
 @Injectable()
 export class OrdersService {
