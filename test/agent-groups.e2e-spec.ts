@@ -249,7 +249,7 @@ describe('agent groups', () => {
           return (query as (...a: unknown[]) => unknown)(sql, ...rest);
         }) as typeof runner.query;
         return runner;
-      }) as typeof t.ds.createQueryRunner;
+      });
       try {
         const res = await get('/v2/agent-group/?limit=100').expect(200);
         expect(res.body.data.list.length).toBe(7);
@@ -264,7 +264,7 @@ describe('agent groups', () => {
   describe('demo data', () => {
     it('seeds three groups with members, named by the demo users', async () => {
       await t.ds.query(`TRUNCATE app_user, agent_group CASCADE`);
-      const registered = (t.app.get(DemoSeeder) as unknown as { steps: { name: string; order: number }[] }).steps;
+      const registered = t.app.get<DemoSeeder, { steps: { name: string; order: number }[] }>(DemoSeeder).steps;
       expect(registered).toContainEqual(expect.objectContaining({ name: agentGroupsDemoSeed.name, order: 11 }));
       // Users first, then groups; run on their own, without other domains' steps.
       await t.ds.transaction((m) => usersDemoSeed.run(m));

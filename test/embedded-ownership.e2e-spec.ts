@@ -74,8 +74,8 @@ describe('embedded PostgreSQL ownership', () => {
       const lines: { role: string; pid: number; url: string }[] = [];
       let out = '';
       let err = '';
-      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-      child.stdout!.on('data', (d: Buffer) => {
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         for (let i = out.indexOf('\n'); i >= 0; i = out.indexOf('\n')) {
           const line = out.slice(0, i).trim();

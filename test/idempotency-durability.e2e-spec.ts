@@ -145,7 +145,7 @@ describe('Idempotency-Key: the record commits with the write', () => {
       await blocker.query('COMMIT');
       await blocker.end();
     }
-    const [a, b] = await Promise.all([first!, retry!]);
+    const [a, b] = await Promise.all([first, retry]);
     expect(a.status).toBe(409);
     expect(a.body.message).toMatch(/took over/);
     expect(b.status).toBe(200);

@@ -22,7 +22,7 @@ describe('job recovery: no accepted job stays queued', () => {
 
   const accept = async (body = leadBody(order)): Promise<string> => {
     const res = await request(t.http).post('/v2/lead/create-async/').set('X-Api-Key', t.apiKey).send(body).expect(200);
-    return res.headers['x-job-id'] as string;
+    return res.headers['x-job-id'];
   };
   const jobState = async (jobId: string) => (await request(t.http).get(`/v2/lead/create-async/${jobId}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data;
   const settled = async (jobId: string, timeoutMs: number) => {

@@ -402,7 +402,7 @@ describe('notifications, channels not configured', () => {
   it('seeds demo notifications over the demo users, settled as history', async () => {
     const anna = await insertUser(t.ds, { email: 'anna.smirnova@callcenter.example', accessGroup: 'call-center', telegramEnabled: true, telegramChatId: '401100203', telegramPriority: 'urgent' });
     await insertUser(t.ds, { accessGroup: 'call-center-senior', emailEnabled: true });
-    const step = (t.app.get(DemoSeeder) as unknown as { steps: DemoSeedStep[] }).steps.find((s) => s.name === 'notifications')!;
+    const step = t.app.get<DemoSeeder, { steps: DemoSeedStep[] }>(DemoSeeder).steps.find((s) => s.name === 'notifications')!;
     expect(step.order).toBe(60);
     await t.ds.transaction((m) => step.run(m));
     const seeded = await t.ds.query(`SELECT scope, title FROM notification WHERE title = ANY($1) ORDER BY id`, [DEMO_NOTIFICATIONS.map((n) => n.title)]);

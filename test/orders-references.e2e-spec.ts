@@ -31,7 +31,7 @@ describe('order references', () => {
         return (query as (...a: unknown[]) => unknown)(sql, ...rest);
       }) as typeof runner.query;
       return runner;
-    }) as typeof t.ds.createQueryRunner;
+    });
     try {
       await work();
     } finally {

@@ -385,7 +385,7 @@ describe('reference data: sip endpoints, call scenarios, call attempt groups', (
       await t.ds.query(`TRUNCATE sip_endpoint, call_scenario, call_attempt_group RESTART IDENTITY CASCADE`);
       const steps = [sipEndpointsDemoSeed, callScenariosDemoSeed, callAttemptGroupsDemoSeed];
       // Registered with the seeder as reference data (order 10); run here on their own, without other domains' steps.
-      const registered = (t.app.get(DemoSeeder) as unknown as { steps: { name: string; order: number }[] }).steps;
+      const registered = t.app.get<DemoSeeder, { steps: { name: string; order: number }[] }>(DemoSeeder).steps;
       for (const step of steps) expect(registered).toContainEqual(expect.objectContaining({ name: step.name, order: 10 }));
       for (const step of steps) await t.ds.transaction((m) => step.run(m));
       const numbers = (await get('/v2/sip-endpoint/').expect(200)).body.data.list;

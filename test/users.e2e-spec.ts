@@ -327,7 +327,7 @@ describe('users', () => {
   describe('demo data', () => {
     it('seeds about twenty users of every access group', async () => {
       await t.ds.query(`TRUNCATE app_user CASCADE`);
-      const registered = (t.app.get(DemoSeeder) as unknown as { steps: { name: string; order: number }[] }).steps;
+      const registered = t.app.get<DemoSeeder, { steps: { name: string; order: number }[] }>(DemoSeeder).steps;
       expect(registered).toContainEqual(expect.objectContaining({ name: usersDemoSeed.name, order: 10 }));
       // Run on its own, without other domains' steps.
       await t.ds.transaction((m) => usersDemoSeed.run(m));

@@ -33,7 +33,7 @@ export function parseBound(value: unknown, end: boolean): Date | null {
  */
 export function parseCreatedAtRange(raw: unknown, name = 'createdAt'): DateRange {
   if (raw === undefined) return {};
-  const parts: Record<string, unknown> = raw !== null && typeof raw === 'object' ? { ...(raw as object) } : { 0: raw };
+  const parts: Record<string, unknown> = raw !== null && typeof raw === 'object' ? { ...raw } : { 0: raw };
   const errors: FieldError[] = [];
   const read = (i: 0 | 1) => {
     const v = parts[i];

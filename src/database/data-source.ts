@@ -18,7 +18,7 @@ export function replicatedDataSourceOptions(url: string, replicaUrls: string[]):
   return {
     url: undefined,
     replication: { master: { url }, slaves: replicaUrls.map((u) => ({ url: u })), defaultMode: 'master' },
-  } as Partial<DataSourceOptions>;
+  };
 }
 
 /**

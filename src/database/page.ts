@@ -35,7 +35,7 @@ export async function findPage<T extends ObjectLiteral>(query: PageQuery<T>, off
     return toPage(rows, offset, total);
   }
   if ('repository' in query) {
-    const [rows, total] = await query.repository.findAndCount({ ...query.find, skip: offset, take: limit } as FindManyOptions<T>);
+    const [rows, total] = await query.repository.findAndCount({ ...query.find, skip: offset, take: limit });
     return toPage(rows, offset, total);
   }
   const params = query.params ?? [];

@@ -46,6 +46,7 @@ function poolOf(db: DataSource | Queryable | Pool): PgQueryable | null {
  */
 export async function queryPrepared<T>(db: DataSource | Queryable | Pool, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
   const pool = poolOf(db);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc needs it: pg's Pool.query overloads are not callable on the union
   if (!pool) return (await (db as Queryable).query(statement.text, values)) as T[];
   return (await pool.query({ name: statement.name, text: statement.text, values })).rows as T[];
 }

@@ -27,7 +27,7 @@ let s: Scenario;
 const conflicts: Record<string, number[]> = {};
 let rotationStarted: boolean | undefined;
 let hits: Hit[] = [];
-let scanned = { files: 0, lines: 0, bytes: 0 };
+const scanned = { files: 0, lines: 0, bytes: 0 };
 
 const GENERATED_KEY = /cck_[A-Za-z0-9_-]{8,}/g;
 const SHA256_HEX = /\b[0-9a-f]{64}\b/g;

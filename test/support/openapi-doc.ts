@@ -90,6 +90,6 @@ function toJsonSchema(node: unknown): unknown {
 export function responseValidator(doc: OpenApiDoc): (schema: Schema) => ValidateFunction {
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, validateFormats: false, keywords: ['x-enumNames'] });
   const rewrite = (node: unknown): unknown => JSON.parse(JSON.stringify(toJsonSchema(node)).replace(/"#\/components\/schemas\//g, '"openapi#/$defs/'));
-  ajv.addSchema({ $id: 'openapi', $defs: rewrite(doc.components.schemas) } as object);
+  ajv.addSchema({ $id: 'openapi', $defs: rewrite(doc.components.schemas) });
   return (schema) => ajv.compile(rewrite(schema) as object);
 }

@@ -127,7 +127,7 @@ export const CUSTOM_VALUES: SchemaObject & ApiPropertyOptions = {
 };
 
 /** A map that is `[]` when empty (API.md: PHP's empty array). */
-export const mapOrEmptyArray = (map: SchemaObject): ApiPropertyOptions => ({ oneOf: [map, EMPTY_ARRAY] }) as ApiPropertyOptions;
+export const mapOrEmptyArray = (map: SchemaObject): ApiPropertyOptions => ({ oneOf: [map, EMPTY_ARRAY] });
 
 /** A path id (IdPipe: a positive integer); `example` names a record of the demo dataset. */
 export const ApiIdParam = (name: string, example = 1) =>

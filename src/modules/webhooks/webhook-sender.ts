@@ -70,8 +70,8 @@ export class WebhookSender {
     private readonly options: { allowPrivate: boolean; timeoutMs: number; maxSockets: number },
   ) {
     const lookup = guardedLookup(options.allowPrivate);
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets, lookup } as http.AgentOptions);
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, lookup } as https.AgentOptions);
+    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets, lookup });
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, lookup });
   }
 
   async send(target: string, headers: Record<string, string>, body: string): Promise<SendResult> {

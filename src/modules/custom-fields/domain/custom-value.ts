@@ -50,12 +50,12 @@ export function checkCustomValue(field: CustomFieldDefinition, value: unknown): 
     case 'date': {
       if (typeof value !== 'string') return { ok: false, message: 'must be a date (yyyy-mm-dd or dd.mm.yyyy)' };
       const d = [DateTime.fromISO(value, { zone: 'utc' }), DateTime.fromFormat(value, 'dd.MM.yyyy', { zone: 'utc' })].find((x) => x.isValid);
-      return d ? { ok: true, value: d.toISODate()! } : { ok: false, message: 'must be a date (yyyy-mm-dd or dd.mm.yyyy)' };
+      return d ? { ok: true, value: d.toISODate() } : { ok: false, message: 'must be a date (yyyy-mm-dd or dd.mm.yyyy)' };
     }
     case 'datetime': {
       if (typeof value !== 'string') return { ok: false, message: 'must be an ISO 8601 date-time' };
       const d = DateTime.fromISO(value, { zone: 'utc', setZone: true });
-      return d.isValid ? { ok: true, value: d.toUTC().toISO({ suppressMilliseconds: true })! } : { ok: false, message: 'must be an ISO 8601 date-time' };
+      return d.isValid ? { ok: true, value: d.toUTC().toISO({ suppressMilliseconds: true }) } : { ok: false, message: 'must be an ISO 8601 date-time' };
     }
     case 'select':
       return typeof value === 'string' && field.optionCodes.includes(value)

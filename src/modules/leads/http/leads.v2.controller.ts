@@ -81,7 +81,7 @@ export class LeadsV2Controller {
   @ApiErrors(400, 409, 413)
   upsert(@Body() dto: UpsertLeadV2Dto, @IdempotencyToken() token?: string) {
     const { matchBy, ...body } = dto;
-    return this.bulk.upsert(toCreateInput(body as CreateLeadV2Dto), matchBy, token);
+    return this.bulk.upsert(toCreateInput(body), matchBy, token);
   }
 
   @Post('create-async')
