@@ -37,7 +37,7 @@ export async function leadCreateBench(): Promise<BenchSection> {
   const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify(appEnv) });
   const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
   const rows: Rows = {};
-  let drain = { leads: 0, failed: 0, seconds: 0, perSecond: 0 };
+  let drain: { leads: number; failed: number; seconds: number; perSecond: number };
   const profiles: Record<string, ProfileSummary> = {};
   try {
     await app.call('seed');

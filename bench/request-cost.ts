@@ -46,7 +46,7 @@ export async function requestCostBench(): Promise<BenchSection> {
   const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }) });
   const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
   const costs: Cost[] = [];
-  let drain: Drain | null = null;
+  let drain: Drain | null;
   try {
     await app.call('seed');
     const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];

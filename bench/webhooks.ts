@@ -66,8 +66,8 @@ export async function webhooksBench(): Promise<BenchSection> {
   const env = { WORKERS: '2', API_KEY_CACHE_TTL_MS: '5000', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify(env) });
   const loads: MeasuredLoad[] = [];
-  let drain = { deliveries: 0, seconds: 0, perSecond: 0 };
-  let lagAfterLoad = { pending: 0, seconds: 0 };
+  let drain: { deliveries: number; seconds: number; perSecond: number };
+  let lagAfterLoad: { pending: number; seconds: number };
   try {
     await app.call('seed');
     const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];

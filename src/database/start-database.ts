@@ -44,7 +44,7 @@ function embeddedPostgresInstalled(): boolean {
 
 /** DATABASE_URL when given; otherwise an embedded PostgreSQL under DATA_DIR. No migrations. */
 export async function openDatabase(config: AppConfig, logger = new Logger('Database')): Promise<RunningDatabase> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: () => Promise.resolve() };
   if (!embeddedPostgresInstalled()) {
     throw new ConfigError('No DATABASE_URL, and this installation has no embedded PostgreSQL (installed without optional dependencies): set DATABASE_URL');
   }

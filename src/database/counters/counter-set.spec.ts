@@ -7,7 +7,7 @@ const norm = (sql: string) => sql.replace(/\s+/g, ' ').trim();
 /** The SQL a migration's `up` runs, captured without a database. */
 async function migrationSql(up: (q: QueryRunner) => Promise<void>): Promise<string[]> {
   const sql: string[] = [];
-  await up({ query: async (s: string) => void sql.push(s) } as unknown as QueryRunner);
+  await up({ query: (s: string) => Promise.resolve(void sql.push(s)) } as unknown as QueryRunner);
   return sql.map(norm);
 }
 

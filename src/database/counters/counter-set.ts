@@ -294,7 +294,7 @@ export class CounterSet {
   /** The exact count of matching rows and bounds of their ids, in one statement (one snapshot). */
   async stats(db: Queryable, filter: CounterFilter): Promise<CountStats> {
     const { sql, params } = this.statsQuery(filter);
-    const rows: { n: string; lo: number | null; hi: number | null }[] = await db.query(sql, params);
+    const rows = (await db.query(sql, params)) as { n: string; lo: number | null; hi: number | null }[];
     return { total: Number(rows[0].n), minId: rows[0].lo, maxId: rows[0].hi };
   }
 
