@@ -22,7 +22,7 @@ export class CreatedAtRoundedLeads1763863300000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    const [{ lo, hi }]: { lo: number | null; hi: number | null }[] = await q.query(`SELECT min(id) AS lo, max(id) AS hi FROM lead`);
+    const [{ lo, hi }] = (await q.query(`SELECT min(id) AS lo, max(id) AS hi FROM lead`)) as { lo: number | null; hi: number | null }[];
     if (lo === null || hi === null) return;
     for (let from = lo; from <= hi; from += BATCH) {
       await q.query(

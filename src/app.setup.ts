@@ -12,7 +12,10 @@ import { type ObservedRequest, RequestObserverMiddleware } from './modules/obser
 
 type BodyParserRequest = { headers: Record<string, unknown>; url?: string };
 
-const isJsonRequest = (req: BodyParserRequest) => !req.headers['content-type'] || /json/i.test(String(req.headers['content-type']));
+const isJsonRequest = (req: BodyParserRequest) => {
+  const type = req.headers['content-type'];
+  return !type || (typeof type === 'string' && /json/i.test(type));
+};
 const pathOf = (req: BodyParserRequest) => (req.url ?? '/').split('?')[0];
 const BODY_LIMIT = Symbol('bodyLimit');
 /** The route's body limit, looked up once per request (each parser asks). */

@@ -93,13 +93,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return { status: STATUS_BY_KIND(exception.kind), message: exception.message, data };
     }
     if (exception instanceof HttpException) {
-      const status = exception.getStatus();
+      const status: HttpStatus = exception.getStatus();
       if (status === HttpStatus.NOT_FOUND) return { status, message: 'Not found', data: [] };
       if (exception.cause instanceof SyntaxError) return { status, message: 'Malformed JSON body', data: [] };
       if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { status, message: 'Request body exceeds the limit of this route', data: [] };
       const body = exception.getResponse();
       const msg = typeof body === 'string' ? body : ((body as { message?: unknown }).message ?? exception.message);
-      return { status, message: Array.isArray(msg) ? msg.join('; ') : String(msg), data: [] };
+      return { status, message: Array.isArray(msg) ? msg.join('; ') : typeof msg === 'string' ? msg : exception.message, data: [] };
     }
     // Errors raised by Express middleware (body parser) carry `type` and `status`.
     const raw = exception as { type?: string; status?: number; statusCode?: number } | undefined;

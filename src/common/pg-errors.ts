@@ -29,7 +29,7 @@ const MAX_CHAIN = 5;
 function chain(err: unknown, depth = 0): PgFields[] {
   if (!err || typeof err !== 'object' || depth >= MAX_CHAIN) return [];
   const e = err as PgFields & { driverError?: unknown; cause?: unknown };
-  const inner = [e.driverError, e.cause, ...(err instanceof AggregateError ? err.errors : [])];
+  const inner = [e.driverError, e.cause, ...(err instanceof AggregateError ? (err.errors as unknown[]) : [])];
   return [e, ...inner.flatMap((x) => chain(x, depth + 1))];
 }
 
@@ -240,7 +240,7 @@ export function inputRefusedByDatabase(err: unknown): FieldError | null {
   const e = pgError(err);
   const code = text(e?.code);
   if (!e || !code) return null;
-  const failed = chain(err).find((x) => text(x.query)) as (PgFields & { parameters?: unknown }) | undefined;
+  const failed: (PgFields & { parameters?: unknown }) | undefined = chain(err).find((x) => text(x.query));
   const type = text(e.dataType) ?? typeNamed(text(e.message));
   const n = code.startsWith('22') && failed ? refusedParameter(e, type, failed.parameters) : undefined;
   const column = text(e.column) ?? (n ? columnOfParameter(n, text(failed?.query)!) : undefined);

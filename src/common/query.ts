@@ -68,7 +68,7 @@ export function toInt(value: unknown): unknown {
  */
 export function toIntArray(value: unknown): unknown {
   if (value === undefined || value === null || value === '') return undefined;
-  const items = Array.isArray(value) ? value : typeof value === 'object' ? Object.values(value) : [value];
+  const items: unknown[] = Array.isArray(value) ? value : typeof value === 'object' ? Object.values(value) : [value];
   return items.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).filter((v) => v !== '').map(toInt);
 }
 

@@ -12,7 +12,7 @@ const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
  * so a header cannot inject text into log lines.
  */
 export function requestIdFrom(header: unknown): string {
-  const value = Array.isArray(header) ? header[0] : header;
+  const value: unknown = Array.isArray(header) ? header[0] : header;
   return typeof value === 'string' && ACCEPTABLE.test(value) ? value : randomUUID();
 }
 

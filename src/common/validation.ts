@@ -139,7 +139,7 @@ export function memoiseValidationMetadata(storage: MetadataStorage = getMetadata
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0000') ?? ''}`;
     let ofTarget = byTarget.get(target);
-    if (!ofTarget) byTarget.set(target, (ofTarget = new Map()));
+    if (!ofTarget) byTarget.set(target, (ofTarget = new Map<string, ValidationMetadata[]>()));
     let found = ofTarget.get(key);
     if (!found) ofTarget.set(key, (found = lookup(target, schema, always, strictGroups, groups)));
     return found;

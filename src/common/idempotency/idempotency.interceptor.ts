@@ -52,7 +52,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           return of(outcome.data);
         }
         return idempotencyClaims.run(claim, () => next.handle()).pipe(
-          mergeMap(async (data) => {
+          mergeMap(async (data: unknown) => {
             await this.completeAfterHandler(claim, route, data, res);
             return data;
           }),
