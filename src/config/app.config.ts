@@ -3,9 +3,9 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Mi
 
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../modules/webhooks/domain/retry-schedule';
 
-const int = () => Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
+const int = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
 const bool = () =>
-  Transform(({ value }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' || value === '' ? false : value));
+  Transform(({ value }: { value: unknown }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' || value === '' ? false : value));
 
 /** Shortest API_KEY accepted. */
 export const API_KEY_MIN_LENGTH = 32;

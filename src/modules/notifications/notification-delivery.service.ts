@@ -75,6 +75,7 @@ export class NotificationDeliveryService {
       await this.repo.markSent(d.id).catch((err: unknown) => (bookkeeping ??= err));
     });
     if (failures.length === 0) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows, unchanged, the error markSent rejected with
       if (bookkeeping) throw bookkeeping;
       return;
     }

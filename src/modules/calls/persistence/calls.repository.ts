@@ -81,7 +81,7 @@ export class CallsRepository {
       offset,
       limit,
     });
-    return db.query(`SELECT ${CALL_COLUMNS} FROM (${page}) page JOIN call USING (id) ORDER BY id`, p.values);
+    return db.query(`SELECT ${CALL_COLUMNS} FROM (${page}) page JOIN call USING (id) ORDER BY id`, p.values) as Promise<CallRow[]>;
   }
 
   /**
@@ -90,7 +90,7 @@ export class CallsRepository {
    */
   async stats(db: Queryable, filter: CallFilter): Promise<CountStats> {
     const { sql, params } = this.statsQuery(filter);
-    const rows: { n: string; lo: number | null; hi: number | null }[] = await db.query(sql, params);
+    const rows = (await db.query(sql, params)) as { n: string; lo: number | null; hi: number | null }[];
     return { total: Number(rows[0].n), minId: rows[0].lo, maxId: rows[0].hi };
   }
 

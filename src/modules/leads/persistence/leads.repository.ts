@@ -273,7 +273,7 @@ export class LeadsRepository {
     return db.query(
       `SELECT ${LEAD_SELECT} FROM (${page}) page JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id`,
       p.values,
-    );
+    ) as Promise<Lead[]>;
   }
 
   /**

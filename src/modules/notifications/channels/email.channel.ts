@@ -41,6 +41,7 @@ export class EmailChannel implements OnModuleDestroy {
         messageId: mail.messageId,
       });
     } catch (err) {
+      // eslint-disable-next-line preserve-caught-error -- nodemailer's error repeats the recipient's address: only the scrubbed summary may travel, never the original as a cause
       throw new Error(smtpFailure(err));
     }
   }
@@ -58,7 +59,7 @@ export class EmailChannel implements OnModuleDestroy {
  */
 export function smtpFailure(err: unknown): string {
   const e = (err ?? {}) as { code?: unknown; responseCode?: unknown; command?: unknown; response?: unknown; message?: unknown };
-  const parts = ['SMTP', e.code, e.responseCode, e.command ? `at ${String(e.command)}` : undefined].filter((p) => p !== undefined && p !== '');
+  const parts = ['SMTP', e.code, e.responseCode, typeof e.command === 'string' && e.command ? `at ${e.command}` : undefined].filter((p) => p !== undefined && p !== '');
   const reply = typeof e.response === 'string' ? e.response : typeof e.message === 'string' ? e.message : '';
   return `${parts.join(' ')}${reply ? `: ${scrubText(reply, 160)}` : ''}`;
 }

@@ -31,7 +31,7 @@ export class MessengerChannel {
       });
     } catch (err) {
       const e = err as Error & { cause?: Error };
-      throw new Error(`messenger bot unreachable: ${e.cause?.message ?? e.message}`);
+      throw new Error(`messenger bot unreachable: ${e.cause?.message ?? e.message}`, { cause: err });
     }
     const body = await res.text().catch(() => '');
     if (!res.ok) {
