@@ -35,13 +35,14 @@ const TEXT_FIXED = new Set(['level', 'time', 'msg', 'context', 'requestId']);
  */
 export function textLine(json: string): string {
   const entry = JSON.parse(json) as Record<string, unknown>;
+  const textOf = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
   const extra = Object.entries(entry)
     .filter(([k]) => !TEXT_FIXED.has(k))
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  if (entry.requestId) extra.push(`requestId=${String(entry.requestId)}`);
-  const context = entry.context ? ` [${String(entry.context)}]` : '';
+  if (entry.requestId) extra.push(`requestId=${textOf(entry.requestId)}`);
+  const context = entry.context ? ` [${textOf(entry.context)}]` : '';
   const level = String(entry.level).toUpperCase().padEnd(5);
-  return `${String(entry.time)} ${level}${context} ${String(entry.msg ?? '')}${extra.length ? ` ${extra.join(' ')}` : ''}\n`;
+  return `${String(entry.time)} ${level}${context} ${textOf(entry.msg ?? '')}${extra.length ? ` ${extra.join(' ')}` : ''}\n`;
 }
 
 /** Standard output, looked up per line (not captured once) so the process's stdout is what it is at the time. */

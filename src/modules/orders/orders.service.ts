@@ -7,7 +7,7 @@ import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
-import { CallSchedule, DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
+import { DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
 import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, OrderReferences, referencesOf } from './domain/order';
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
 import type { OrderRecord } from './domain/order-record';

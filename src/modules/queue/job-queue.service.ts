@@ -99,7 +99,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
   }
 
   register<T>(def: QueueDefinition<T>): void {
-    this.queues.set(def.name, def as QueueDefinition<unknown>);
+    this.queues.set(def.name, def);
   }
 
   async onModuleInit(): Promise<void> {
@@ -166,7 +166,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
    */
   async send<T extends object>(queue: string, data: T, options: { id?: string; manager?: EntityManager } = {}): Promise<string> {
     const db = options.manager
-      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await options.manager!.query(text, values)) as unknown[] }) }
+      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: await options.manager!.query<unknown[]>(text, values) }) }
       : undefined;
     const id = await this.boss.send(queue, data, { id: options.id, db });
     if (!id) throw new Error(`job for ${queue} was not created`);
@@ -198,7 +198,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     const created = await this.boss.send(queue, data, { id, db });
     if (shaped) return created !== null;
     return this.ds.transaction(async (m) => {
-      if ((await m.query(row.sql, row.values)).length === 0) return false;
+      if ((await m.query<unknown[]>(row.sql, row.values)).length === 0) return false;
       await this.send(queue, data, { id, manager: m });
       return true;
     });
@@ -211,7 +211,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
   async sendMany<T extends object>(queue: string, items: T[], options: { manager?: EntityManager } = {}): Promise<void> {
     if (items.length === 0) return;
     const db = options.manager
-      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await options.manager!.query(text, values)) as unknown[] }) }
+      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: await options.manager!.query<unknown[]>(text, values) }) }
       : undefined;
     await this.boss.insert(queue, items.map((data) => ({ data })), { db });
   }

@@ -19,16 +19,16 @@ export interface RateLimiter {
  * `X-RateLimit-Limit/-Remaining/-Reset` go on every limited response, `Retry-After` on a 429.
  */
 export class RateLimitGuard extends ThrottlerGuard implements RateLimiter {
-  protected override async getTracker(raw: Record<string, unknown>): Promise<string> {
+  protected override getTracker(raw: Record<string, unknown>): Promise<string> {
     const req = raw as unknown as AuthedRequest;
-    return req.apiKey ? `key:${req.apiKey.id}` : `ip:${String(req.ip)}`;
+    return Promise.resolve(req.apiKey ? `key:${req.apiKey.id}` : `ip:${String(req.ip)}`);
   }
 
   protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
     return `${throttlerName}:${tracker}`;
   }
 
-  protected override async throwThrottlingException(): Promise<void> {
-    throw new DomainError('rate_limited', RATE_LIMIT_ERRORS.RATE_LIMITED, 'Too many requests for this API key, retry after the Retry-After seconds');
+  protected override throwThrottlingException(): Promise<void> {
+    return Promise.reject(new DomainError('rate_limited', RATE_LIMIT_ERRORS.RATE_LIMITED, 'Too many requests for this API key, retry after the Retry-After seconds'));
   }
 }

@@ -160,7 +160,7 @@ export class UpdateUserDto extends UserFieldsDto {
 
 export class UserListQuery extends PageQuery {
   @ApiPropertyOptional({ enum: ACCESS_GROUPS, description: 'only users of this access group (an empty value means no filter)' })
-  @Transform(({ value }) => (value === '' ? undefined : value))
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
   @IsOptional()
   @IsIn(ACCESS_GROUPS)
   accessGroup?: AccessGroup;
