@@ -22,7 +22,7 @@ describe('asynchronous lead creation', () => {
   let order: TestOrder;
   const post = (path: string, body: unknown) => request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body as object);
   const jobRows = async (id: string) => (await t.ds.query(`SELECT count(*)::int AS n FROM lead_async_job WHERE id = $1`, [id]))[0].n as number;
-  const leadsOfJob = async (id: string) => (await t.ds.query(`SELECT id FROM lead WHERE job_id = $1`, [id])) as { id: number }[];
+  const leadsOfJob = (id: string) => t.ds.query<{ id: number }[]>(`SELECT id FROM lead WHERE job_id = $1`, [id]);
 
   beforeAll(async () => {
     t = await createTestApp({ ORDER_SETTINGS_CACHE_TTL_MS: '0' });
@@ -51,7 +51,7 @@ describe('asynchronous lead creation', () => {
       createdAt: expect.stringMatching(/\+00:00$/),
       finishedAt: expect.stringMatching(/\+00:00$/),
     });
-    const lead = (await request(t.http).get(`/v2/lead/detail/${job.leadId}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data;
+    const lead = (await request(t.http).get(`/v2/lead/detail/${Number(job.leadId)}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data;
     expect(lead).toMatchObject({ name: 'Async Anna', phone: body.phone, orderId: order.id, orderCode: order.code });
   });
 

@@ -54,7 +54,7 @@ describe('lead lists whatever the ids of an order look like', () => {
     const repo = t.app.get(LeadsRepository);
     const stats = await repo.stats(t.ds, f);
     let captured = { sql: '', params: [] as unknown[] };
-    const spy = { query: async (sql: string, params: unknown[]) => ((captured = { sql, params }), []) };
+    const spy = { query: (sql: string, params: unknown[]) => ((captured = { sql, params }), Promise.resolve([])) };
     await repo.listPage(spy, f, offset, limit, { minId: stats.minId!, maxId: stats.maxId! });
     const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] = await t.ds.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${captured.sql}`, captured.params);
     const walk = (n: PlanNode): number =>
