@@ -58,7 +58,7 @@ async function startReceiver() {
 /** The documented algorithm: HMAC-SHA256 over "{id}.{timestamp}.{body}" keyed by the secret's base64-decoded bytes. */
 function documentedSignature(secret: string, r: Received): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return createHmac('sha256', key).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64');
+  return createHmac('sha256', key).update(`${String(r.headers['webhook-id'])}.${String(r.headers['webhook-timestamp'])}.${r.body}`).digest('base64');
 }
 
 const signaturesOf = (r: Received) => String(r.headers['webhook-signature']).split(' ').map((s) => s.replace(/^v1,/, ''));
@@ -415,7 +415,7 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
 
     beforeAll(async () => {
       strict = await createSiblingApp(t, { webhookAllowHttp: false, webhookAllowPrivateNetworks: false });
-      http = strict.getHttpServer() as App;
+      http = strict.getHttpServer();
     });
     afterAll(async () => {
       await strict?.close();

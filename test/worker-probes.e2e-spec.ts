@@ -41,7 +41,7 @@ describe('container probes of a worker-only instance', () => {
   });
 
   it('readiness is 503 while the database is unreachable', async () => {
-    const down = { ready: async () => false } as unknown as HealthService;
+    const down = { ready: () => Promise.resolve(false) } as unknown as HealthService;
     const url = await probes(down);
     expect((await request(url).get('/health/ready').expect(503)).body).toEqual({ success: false, message: 'Database unavailable', data: [] });
     await request(url).get('/health/live').expect(200);

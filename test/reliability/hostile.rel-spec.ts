@@ -94,7 +94,10 @@ async function bodyLimit(method: string, path: string): Promise<number | null> {
   const refused = async (bytes: number) => {
     const body = Buffer.from(`${' '.repeat(bytes - 1)}!`);
     // A server may answer 413 and close before reading the rest: the client then sees a reset.
-    const r = await s.service.http.request(method, path, { body }).catch((e: unknown) => (e instanceof ConnectionError ? null : Promise.reject(e)));
+    const r = await s.service.http.request(method, path, { body }).catch((e: unknown) => {
+      if (e instanceof ConnectionError) return null;
+      throw e;
+    });
     return r === null || r.status === 413;
   };
   let lo = 1024;

@@ -90,7 +90,7 @@ export async function startFakeBot(options: FakeBotOptions = {}): Promise<FakeBo
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let body: Record<string, unknown> = {};
+      let body: Record<string, unknown>;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
       } catch {
@@ -125,11 +125,11 @@ export async function eventually<T>(probe: () => Promise<T | undefined | false> 
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== false) return value as T;
+      if (value !== undefined && value !== false) return value;
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last instanceof Error ? String(last) : JSON.stringify(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

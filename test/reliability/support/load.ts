@@ -65,17 +65,16 @@ export type Acknowledged = { ok: true; result: HttpResult; attempts: number } | 
 export async function sendUntilAcknowledged(http: HttpClient, method: string, path: string, o: RequestOptions, policy: RetryPolicy): Promise<Acknowledged> {
   const deadline = Date.now() + policy.maxMs;
   let attempts = 0;
-  let last = '';
+  let last: string;
   for (;;) {
     attempts++;
-    let retry = false;
     try {
       const r = await http.request(method, path, { timeoutMs: 20_000, ...o });
       last = String(r.status);
       policy.onAttempt?.(last, Date.now());
       if (r.status >= 200 && r.status < 300) return { ok: true, result: r, attempts };
       const inProgress = r.status === 409 && /in progress/i.test(String(r.body?.message ?? ''));
-      retry = r.status === 503 || r.status === 500 || r.status === 502 || r.status === 504 || r.status === 429 || inProgress;
+      const retry = r.status === 503 || r.status === 500 || r.status === 502 || r.status === 504 || r.status === 429 || inProgress;
       if (!retry) return { ok: false, last, attempts };
     } catch (err) {
       if (!(err instanceof ConnectionError)) throw err;
