@@ -27,6 +27,8 @@ export class LeadPhoneIndex1763864400000 implements MigrationInterface {
 
 /** An index an interrupted CONCURRENTLY build left invalid is dropped, to be built again. */
 async function dropIfInvalid(q: QueryRunner, index: string): Promise<void> {
-  const rows = (await q.query(`SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND NOT i.indisvalid`, [index])) as unknown[];
+  const rows = (await q.query(`SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND NOT i.indisvalid`, [
+    index,
+  ])) as unknown[];
   if (rows.length) await q.query(`DROP INDEX CONCURRENTLY ${index}`);
 }

@@ -23,7 +23,7 @@ describe('order references', () => {
   async function referenceReads(work: () => Promise<unknown>): Promise<string[]> {
     const seen: string[] = [];
     const original = t.ds.createQueryRunner.bind(t.ds);
-    t.ds.createQueryRunner = ((...args: Parameters<typeof t.ds.createQueryRunner>) => {
+    t.ds.createQueryRunner = (...args: Parameters<typeof t.ds.createQueryRunner>) => {
       const runner = original(...args);
       const query = runner.query.bind(runner);
       runner.query = ((sql: string, ...rest: unknown[]) => {
@@ -31,7 +31,7 @@ describe('order references', () => {
         return (query as (...a: unknown[]) => unknown)(sql, ...rest);
       }) as typeof runner.query;
       return runner;
-    });
+    };
     try {
       await work();
     } finally {

@@ -13,7 +13,7 @@ export interface ConfigVariant {
 async function withStdoutDiscarded<T>(fn: () => Promise<T>): Promise<T> {
   const sink = createWriteStream('/dev/null');
   const original = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => sink.write(chunk, ...(rest as [])));
+  process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => sink.write(chunk, ...(rest as []));
   try {
     return await fn();
   } finally {

@@ -29,6 +29,8 @@ export class RateLimitGuard extends ThrottlerGuard implements RateLimiter {
   }
 
   protected override throwThrottlingException(): Promise<void> {
-    return Promise.reject(new DomainError('rate_limited', RATE_LIMIT_ERRORS.RATE_LIMITED, 'Too many requests for this API key, retry after the Retry-After seconds'));
+    return Promise.reject(
+      new DomainError('rate_limited', RATE_LIMIT_ERRORS.RATE_LIMITED, 'Too many requests for this API key, retry after the Retry-After seconds'),
+    );
   }
 }

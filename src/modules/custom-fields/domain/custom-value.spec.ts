@@ -1,7 +1,11 @@
 import { CustomFieldDefinition, checkCustomValue, referencedFieldIds, validateCustomValues } from './custom-value';
 
-const f = (id: number, type: CustomFieldDefinition['type'], essence: CustomFieldDefinition['essence'] = 'leads', optionCodes: string[] = []) =>
-  ({ id, type, essence, optionCodes });
+const f = (id: number, type: CustomFieldDefinition['type'], essence: CustomFieldDefinition['essence'] = 'leads', optionCodes: string[] = []) => ({
+  id,
+  type,
+  essence,
+  optionCodes,
+});
 
 describe('custom values', () => {
   const fields = new Map([

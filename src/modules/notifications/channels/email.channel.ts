@@ -59,7 +59,9 @@ export class EmailChannel implements OnModuleDestroy {
  */
 export function smtpFailure(err: unknown): string {
   const e = (err ?? {}) as { code?: unknown; responseCode?: unknown; command?: unknown; response?: unknown; message?: unknown };
-  const parts = ['SMTP', e.code, e.responseCode, typeof e.command === 'string' && e.command ? `at ${e.command}` : undefined].filter((p) => p !== undefined && p !== '');
+  const parts = ['SMTP', e.code, e.responseCode, typeof e.command === 'string' && e.command ? `at ${e.command}` : undefined].filter(
+    (p) => p !== undefined && p !== '',
+  );
   const reply = typeof e.response === 'string' ? e.response : typeof e.message === 'string' ? e.message : '';
   return `${parts.join(' ')}${reply ? `: ${scrubText(reply, 160)}` : ''}`;
 }
