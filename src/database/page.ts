@@ -39,9 +39,8 @@ export async function findPage<T extends ObjectLiteral>(query: PageQuery<T>, off
     return toPage(rows, offset, total);
   }
   const params = query.params ?? [];
-  const [rows, counted] = (await Promise.all([
-    query.db.query(`${query.select} OFFSET $${params.length + 1} LIMIT $${params.length + 2}`, [...params, offset, limit]),
-    query.db.query(query.count, params),
-  ])) as [T[], { n: number | string }[]];
+  // One after the other: `db` may be a transaction's manager, whose one connection runs one query at a time.
+  const rows = (await query.db.query(`${query.select} OFFSET $${params.length + 1} LIMIT $${params.length + 2}`, [...params, offset, limit])) as T[];
+  const counted = (await query.db.query(query.count, params)) as { n: number | string }[];
   return toPage(rows, offset, Number(counted[0].n));
 }

@@ -178,25 +178,30 @@ export class OrdersRepository {
     }
   }
 
-  /** Member sets of all `rows` in one query per table. */
+  /**
+   * Member sets of all `rows` in one query per table, one after another: `m` may be a transaction
+   * (one connection, which runs one query at a time), and outside one this takes one pool connection, not four.
+   */
   private async withMembers(rows: OrderRow[], m: EntityManager = this.ds.manager): Promise<OrderRecord[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     type Member = { orderId: number; id: number };
-    const [agents, groups, sips, transfers] = await Promise.all([
-      m.query<Member[]>(`SELECT order_id AS "orderId", user_id AS id FROM order_agent WHERE order_id = ANY($1::int[]) ORDER BY order_id, user_id`, [ids]),
-      m.query<Member[]>(`SELECT order_id AS "orderId", group_id AS id FROM order_agent_group WHERE order_id = ANY($1::int[]) ORDER BY order_id, group_id`, [
-        ids,
-      ]),
-      m.query<Member[]>(
-        `SELECT order_id AS "orderId", sip_endpoint_id AS id FROM order_sip_endpoint WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
-        [ids],
-      ),
-      m.query<{ orderId: number; number: string; names: TransferNumber['names'] }[]>(
-        `SELECT order_id AS "orderId", number, names FROM order_transfer_number WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
-        [ids],
-      ),
-    ]);
+    const agents = await m.query<Member[]>(
+      `SELECT order_id AS "orderId", user_id AS id FROM order_agent WHERE order_id = ANY($1::int[]) ORDER BY order_id, user_id`,
+      [ids],
+    );
+    const groups = await m.query<Member[]>(
+      `SELECT order_id AS "orderId", group_id AS id FROM order_agent_group WHERE order_id = ANY($1::int[]) ORDER BY order_id, group_id`,
+      [ids],
+    );
+    const sips = await m.query<Member[]>(
+      `SELECT order_id AS "orderId", sip_endpoint_id AS id FROM order_sip_endpoint WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
+      [ids],
+    );
+    const transfers = await m.query<{ orderId: number; number: string; names: TransferNumber['names'] }[]>(
+      `SELECT order_id AS "orderId", number, names FROM order_transfer_number WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
+      [ids],
+    );
     const group = <T extends { orderId: number }, V>(items: T[], pick: (item: T) => V) => {
       const map = new Map<number, V[]>();
       for (const item of items) {
