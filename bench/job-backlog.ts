@@ -80,7 +80,10 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`the service exited with ${proc.exitCode} before it was ready`);
-    const ready = await fetch(`${url}/health/ready`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${url}/health/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error('the service was not ready within 120 s');
     await sleep(100);
@@ -133,7 +136,11 @@ export async function jobBacklog(o: JobBacklogOptions): Promise<PhaseFigures[]> 
     const leadIds: number[] = (await db.query(`SELECT id FROM lead ORDER BY id LIMIT 200`)).rows.map((r: { id: number }) => r.id);
     const body = () => ({ leadType: 'straight', phone: nextPhone(), orderId: order.id, orderCode: order.code, name: 'Bench' });
     const call = (url: string, method: string, p: string, b?: unknown) =>
-      fetch(`${url}${p}`, { method, headers: { 'X-Api-Key': apiKey, 'Content-Type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
+      fetch(`${url}${p}`, {
+        method,
+        headers: { 'X-Api-Key': apiKey, 'Content-Type': 'application/json' },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
 
     const accept = async (url: string, tally: Tally, ids: string[]) => {
       await eachLimited(Array.from({ length: backlog }, body), clients, async (b) => {
@@ -167,7 +174,15 @@ export async function jobBacklog(o: JobBacklogOptions): Promise<PhaseFigures[]> 
         await sleep(500);
       }
     };
-    const figures = (phase: PhaseFigures['phase'], ids: string[], acceptTally: Tally, acceptSeconds: number, d: { states: Record<string, number>; seconds: number }, sync: Tally, lat: number[]): PhaseFigures => ({
+    const figures = (
+      phase: PhaseFigures['phase'],
+      ids: string[],
+      acceptTally: Tally,
+      acceptSeconds: number,
+      d: { states: Record<string, number>; seconds: number },
+      sync: Tally,
+      lat: number[],
+    ): PhaseFigures => ({
       phase,
       accepted: ids.length,
       acceptAnswers: acceptTally.counts,

@@ -70,7 +70,12 @@ export async function leadCreateBench(): Promise<BenchSection> {
     const idRange = async (table: string) => (await pool.query(`SELECT min(id) AS lo, max(id) AS hi FROM ${table}`)).rows[0] as { lo: number; hi: number };
     const get = (base: string, prefix: string, ids: { lo: number; hi: number }, headers: Record<string, string> = {}): autocannon.Options => ({
       url: base,
-      requests: [{ method: 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }) }],
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }),
+        },
+      ],
     });
     const key = { 'x-api-key': app.ready.apiKey! };
 
@@ -93,7 +98,12 @@ export async function leadCreateBench(): Promise<BenchSection> {
     }
     const seconds = (Date.now() - started) / 1000;
     const made = (await count(`SELECT count(*) AS n FROM lead`)) - before;
-    drain = { leads: made, failed: await count(`SELECT count(*) AS n FROM lead_async_job WHERE state = 'failed'`), seconds, perSecond: Math.round(made / seconds) };
+    drain = {
+      leads: made,
+      failed: await count(`SELECT count(*) AS n FROM lead_async_job WHERE state = 'failed'`),
+      seconds,
+      perSecond: Math.round(made / seconds),
+    };
 
     const items = await idRange('bare_item');
     const leads = await idRange('lead');
@@ -136,7 +146,17 @@ function markdown(r: Rows, drain: { leads: number; failed: number; seconds: numb
   const line = (x: MeasuredLoad | undefined, single?: MeasuredLoad, own?: MeasuredLoad) =>
     x &&
     lines.push(
-      mdRow([x.name, x.requestsPerSecond, x.p50Ms, x.p99Ms, `${x.errors} / ${x.non2xx}`, x.serverCpuMs ?? '', x.postgresCpuMs ?? '', ratio(x, single), ratio(x, own)]),
+      mdRow([
+        x.name,
+        x.requestsPerSecond,
+        x.p50Ms,
+        x.p99Ms,
+        `${x.errors} / ${x.non2xx}`,
+        x.serverCpuMs ?? '',
+        x.postgresCpuMs ?? '',
+        ratio(x, single),
+        ratio(x, own),
+      ]),
     );
   line(r.bareInsert);
   line(r.bareCreate, r.bareInsert);
@@ -156,14 +176,23 @@ function markdown(r: Rows, drain: { leads: number; failed: number; seconds: numb
     if (!x?.statements.length) continue;
     lines.push('', `Statements of "${x.name}" (pg_stat_statements; nested = inside a function or trigger), per request:`, '');
     lines.push(mdRow(['calls', 'ms', 'level', 'statement']), mdRow(['---:', '---:', '---', '---']));
-    for (const s of x.statements.slice(0, 10)) lines.push(mdRow([s.callsPerRequest, s.msPerRequest, s.toplevel ? 'top' : 'nested', `\`${s.query.replace(/\|/g, '\\|')}\``]));
+    for (const s of x.statements.slice(0, 10))
+      lines.push(mdRow([s.callsPerRequest, s.msPerRequest, s.toplevel ? 'top' : 'nested', `\`${s.query.replace(/\|/g, '\\|')}\``]));
   }
   // CPU per request of the same path without the profiler, split by the profile's shares.
-  const cpuOf: Record<string, number | null | undefined> = { 'service-create': r.create?.serverCpuMs, 'bare-create': r.bareCreate?.serverCpuMs, 'service-detail': r.detail?.serverCpuMs };
+  const cpuOf: Record<string, number | null | undefined> = {
+    'service-create': r.create?.serverCpuMs,
+    'bare-create': r.bareCreate?.serverCpuMs,
+    'service-detail': r.detail?.serverCpuMs,
+  };
   for (const [name, p] of Object.entries(profiles)) {
     const cpu = cpuOf[name] ?? null;
     const ms = (share: number) => (cpu === null ? '' : (share * cpu).toFixed(3));
-    lines.push('', `CPU profile, ${name} under load (${p.samples} busy samples), split of the ${cpu ?? '?'} ms of process CPU per request. Layers on the stack (inclusive, they nest):`, '');
+    lines.push(
+      '',
+      `CPU profile, ${name} under load (${p.samples} busy samples), split of the ${cpu ?? '?'} ms of process CPU per request. Layers on the stack (inclusive, they nest):`,
+      '',
+    );
     lines.push(mdRow(['layer', 'share', 'ms/request']), mdRow(['---', '---:', '---:']));
     for (const l of p.layers) lines.push(mdRow([l.layer, `${(l.share * 100).toFixed(1)}%`, ms(l.share)]));
     lines.push('', 'Self time by package (sums to 100% over all packages):', '', mdRow(['where', 'share', 'ms/request']), mdRow(['---', '---:', '---:']));

@@ -68,7 +68,10 @@ const HOUR = 60 * MIN;
 function cases(kind: Kind, pop: Population, size: number, fewLeads: number[]): Case[] {
   const [big, , , , , , , mid] = pop.zipf;
   const small = pop.zipf[29];
-  const middle = { from: new Date(pop.timeOf(Math.floor(size * 0.3)).getTime() + 17 * MIN + 123), to: new Date(pop.timeOf(Math.floor(size * 0.7)).getTime() + 43 * MIN + 456) };
+  const middle = {
+    from: new Date(pop.timeOf(Math.floor(size * 0.3)).getTime() + 17 * MIN + 123),
+    to: new Date(pop.timeOf(Math.floor(size * 0.7)).getTime() + 43 * MIN + 456),
+  };
   const last = pop.timeOf(size - 1).getTime();
   const day = { from: new Date(last - 36 * HOUR + 17 * MIN + 123), to: new Date(last - 12 * HOUR + 43 * MIN + 456) };
   const shared: Case[] = [
@@ -192,7 +195,11 @@ async function measureCase(targets: Target[], paths: string[], statements: boole
           )
         ).rows as { query: string; calls: string; ms: number }[];
         dbMs = Math.round((rows.reduce((s, r) => s + r.ms, 0) / sorted.length) * 1000) / 1000;
-        top = rows.slice(0, 3).map((r) => ({ query: r.query.replace(/\s+/g, ' ').slice(0, 200), calls: Number(r.calls), meanMs: Math.round((r.ms / Number(r.calls)) * 1000) / 1000 }));
+        top = rows.slice(0, 3).map((r) => ({
+          query: r.query.replace(/\s+/g, ' ').slice(0, 200),
+          calls: Number(r.calls),
+          meanMs: Math.round((r.ms / Number(r.calls)) * 1000) / 1000,
+        }));
       }
       return { p50: pick(0.5), p95: pick(0.95), total: totals[t], dbMs, statements: top };
     }),
@@ -205,9 +212,11 @@ async function compactAndAnalyze(url: string, pool: Pool): Promise<void> {
   try {
     for (;;) {
       for (const set of [LEAD_COUNTERS, LEAD_PLANNING_COUNTERS, CALL_COUNTERS, CALL_USER_COUNTERS]) while ((await set.compact(ds, 50_000)) > 0);
-      const [{ n }] = (await pool.query(
-        `SELECT (SELECT count(*) FROM lead_count_delta) + (SELECT count(*) FROM lead_planning_count_delta) + (SELECT count(*) FROM call_count_delta) + (SELECT count(*) FROM call_user_count_delta) AS n`,
-      )).rows;
+      const [{ n }] = (
+        await pool.query(
+          `SELECT (SELECT count(*) FROM lead_count_delta) + (SELECT count(*) FROM lead_planning_count_delta) + (SELECT count(*) FROM call_count_delta) + (SELECT count(*) FROM call_user_count_delta) AS n`,
+        )
+      ).rows;
       if (Number(n) === 0) break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -259,10 +268,14 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
       targets.push({ url: app.ready.url, apiKey: app.ready.apiKey, pool: p });
     }
     const few = await Promise.all(
-      pools.map(async (p) => (await p.query(
-        `SELECT percentile_disc(ARRAY[0.1, 0.3, 0.5, 0.7, 0.9]) WITHIN GROUP (ORDER BY lead_id) AS ids FROM call WHERE order_id = $1`,
-        [pop.zipf[0]],
-      )).rows[0].ids as number[] | null),
+      pools.map(
+        async (p) =>
+          (
+            await p.query(`SELECT percentile_disc(ARRAY[0.1, 0.3, 0.5, 0.7, 0.9]) WITHIN GROUP (ORDER BY lead_id) AS ids FROM call WHERE order_id = $1`, [
+              pop.zipf[0],
+            ])
+          ).rows[0].ids as number[] | null,
+      ),
     );
     for (const kind of kinds) {
       const perSize = sizes.map((s, i) => cases(kind, pop, s.size, few[i] ?? [1]));
@@ -274,15 +287,26 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
         const exact = await Promise.all(pools.map((p, i) => exactCount(p, kind, perSize[i][c].filter)));
         const offset = perSize[0][c].filter.offset ?? 0;
         const limit = Math.max(1, Math.min(LIMIT, exact[0] - offset));
-        const measured = await measureCase(targets, perSize.map((cs) => `${path}?${queryString(cs[c].filter, limit)}`), cluster.statements);
+        const measured = await measureCase(
+          targets,
+          perSize.map((cs) => `${path}?${queryString(cs[c].filter, limit)}`),
+          cluster.statements,
+        );
         results[kind][name] = measured.map((r, i) => ({ ...r, limit, exact: exact[i] }));
       }
       // The order stats (issue 14): counters and indexed ranges, so the same cost at every size.
-      for (const [which, orderId] of [['big order (~24%)', pop.zipf[0]], ['small order (~0.8%)', pop.zipf[29]]] as const) {
+      for (const [which, orderId] of [
+        ['big order (~24%)', pop.zipf[0]],
+        ['small order (~0.8%)', pop.zipf[29]],
+      ] as const) {
         const name = `GET /v2/order/stats/: ${which}`;
         if (kind !== 'leads' || !CASES.test(name)) continue;
         const exact = await Promise.all(pools.map((p) => exactCount(p, 'leads', { orderIds: [orderId] })));
-        const measured = await measureCase(targets, sizes.map(() => `/v2/order/stats/${orderId}/`), cluster.statements);
+        const measured = await measureCase(
+          targets,
+          sizes.map(() => `/v2/order/stats/${orderId}/`),
+          cluster.statements,
+        );
         results.leads[name] = measured.map((r, i) => ({ ...r, limit: 0, exact: exact[i] }));
       }
     }
@@ -297,7 +321,11 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
   return { bench: `lists (${kinds.join(', ')})`, machine, markdown: markdown(kinds, results, growth), data: { stages: STAGES, growth, results } };
 }
 
-function markdown(kinds: Kind[], results: Record<Kind, Record<string, CaseResult[]>>, growth: { size: number; seconds: number; leads: number; calls: number }[]): string {
+function markdown(
+  kinds: Kind[],
+  results: Record<Kind, Record<string, CaseResult[]>>,
+  growth: { size: number; seconds: number; leads: number; calls: number }[],
+): string {
   const sizes = growth.map((g) => (g.size >= 1e6 ? `${g.size / 1e6}M` : `${g.size / 1e3}k`));
   const lines = [
     `limit=${LIMIT} (fewer where the filter matches fewer rows at the smallest size: the same page size at every size), ` +
@@ -307,7 +335,16 @@ function markdown(kinds: Kind[], results: Record<Kind, Record<string, CaseResult
   ];
   for (const kind of kinds) {
     lines.push('', `### ${kind === 'leads' ? 'GET /v2/lead/' : 'GET /v2/call/'}`, '');
-    lines.push(mdRow(['case', 'limit', ...sizes.map((s) => `p50 (p95) at ${s}`), `ratio ${sizes[sizes.length - 1]}/${sizes[0]}`, ...sizes.map((s) => `DB at ${s}`), 'total at each size (exact?)']));
+    lines.push(
+      mdRow([
+        'case',
+        'limit',
+        ...sizes.map((s) => `p50 (p95) at ${s}`),
+        `ratio ${sizes[sizes.length - 1]}/${sizes[0]}`,
+        ...sizes.map((s) => `DB at ${s}`),
+        'total at each size (exact?)',
+      ]),
+    );
     lines.push(mdRow(['---', '---:', ...sizes.map(() => '---:'), '---:', ...sizes.map(() => '---:'), '---']));
     for (const [name, rs] of Object.entries(results[kind])) {
       const ratio = rs[rs.length - 1].p50 / rs[0].p50;

@@ -43,7 +43,10 @@ export async function requestCostBench(): Promise<BenchSection> {
   const db = await createBenchDatabase(cluster);
   const machine = await describeMachine(db.url);
   const pool = new Pool({ connectionString: db.url, max: 2 });
-  const app = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }) });
+  const app = await startChild<Ready>('app-server.js', {
+    BENCH_APP_DATABASE_URL: db.url,
+    BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }),
+  });
   const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
   const costs: Cost[] = [];
   let drain: Drain | null;
@@ -62,11 +65,18 @@ export async function requestCostBench(): Promise<BenchSection> {
     const body = () => JSON.stringify({ leadType: 'straight', phone: phone(), orderId: order.id, orderCode: order.code, name: 'Bench' });
     const post = (base: string, p: string, headers: Record<string, string> = {}): autocannon.Options => ({
       url: `${base}${p}`,
-      requests: [{ method: 'POST', setupRequest: (req: autocannon.Request) => ({ ...req, headers: { 'content-type': 'application/json', ...headers }, body: body() }) }],
+      requests: [
+        { method: 'POST', setupRequest: (req: autocannon.Request) => ({ ...req, headers: { 'content-type': 'application/json', ...headers }, body: body() }) },
+      ],
     });
     const get = (base: string, prefix: string, ids: { lo: number; hi: number }, headers: Record<string, string> = {}): autocannon.Options => ({
       url: base,
-      requests: [{ method: 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }) }],
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }),
+        },
+      ],
     });
     const key = { 'x-api-key': app.ready.apiKey! };
     const idRange = async (table: string) => (await pool.query(`SELECT min(id) AS lo, max(id) AS hi FROM ${table}`)).rows[0] as { lo: number; hi: number };
@@ -104,7 +114,13 @@ export async function requestCostBench(): Promise<BenchSection> {
         postgresCpuMs: best.postgresCpuMs ?? NaN,
         totalCpuMs: Math.round(total(best) * 1000) / 1000,
         requestsPerSecond: best.requestsPerSecond,
-        rounds: measured.map((m) => ({ serverCpuMs: m.serverCpuMs, postgresCpuMs: m.postgresCpuMs, requestsPerSecond: m.requestsPerSecond, errors: m.errors, non2xx: m.non2xx })),
+        rounds: measured.map((m) => ({
+          serverCpuMs: m.serverCpuMs,
+          postgresCpuMs: m.postgresCpuMs,
+          requestsPerSecond: m.requestsPerSecond,
+          errors: m.errors,
+          non2xx: m.non2xx,
+        })),
       });
     }
   } finally {
@@ -115,7 +131,12 @@ export async function requestCostBench(): Promise<BenchSection> {
     await cluster.stop();
   }
   machine.loadEnd = os.loadavg()[0];
-  return { bench: 'request-cost', machine, markdown: markdown(costs, drain), data: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, costs, drain } };
+  return {
+    bench: 'request-cost',
+    machine,
+    markdown: markdown(costs, drain),
+    data: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, costs, drain },
+  };
 }
 
 interface Drain {
@@ -137,7 +158,10 @@ async function measureDrain(url: string, pool: Pool, cluster: BenchCluster): Pro
   const before = await count(`SELECT count(*) AS n FROM lead`);
   const pgBefore = cluster.postmasterPid ? clusterCpuMs(cluster.postmasterPid) : null;
   const started = Date.now();
-  const worker = await startChild<Ready>('app-server.js', { BENCH_APP_DATABASE_URL: url, BENCH_APP_ENV: JSON.stringify({ WORKERS: '2', API_KEY_CACHE_TTL_MS: '5000' }) });
+  const worker = await startChild<Ready>('app-server.js', {
+    BENCH_APP_DATABASE_URL: url,
+    BENCH_APP_ENV: JSON.stringify({ WORKERS: '2', API_KEY_CACHE_TTL_MS: '5000' }),
+  });
   const cpuBefore = processCpuMs(worker.pid);
   try {
     while ((await count(`SELECT count(*) AS n FROM lead_async_job WHERE state = 'queued'`)) > 0 && Date.now() - started < DRAIN_SECONDS * 1000) {
@@ -173,14 +197,34 @@ function markdown(costs: Cost[], drain: Drain | null): string {
     `${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per path, interleaved; each row is the round with the least CPU per request. ` +
       'Ratios: CPU per request of the baseline over the service (server + PostgreSQL), i.e. the throughput ratio on cores of their own.',
     '',
-    mdRow(['Path', 'server CPU ms', 'PostgreSQL CPU ms', 'total CPU ms', 'req/s (that round)', 'vs bare single-row (CPU)', "vs bare, service's SQL (CPU)", 'errors / non-2xx (all rounds)']),
+    mdRow([
+      'Path',
+      'server CPU ms',
+      'PostgreSQL CPU ms',
+      'total CPU ms',
+      'req/s (that round)',
+      'vs bare single-row (CPU)',
+      "vs bare, service's SQL (CPU)",
+      'errors / non-2xx (all rounds)',
+    ]),
     mdRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   for (const c of costs) {
     const [single, own] = versus[c.name] ?? ['', ''];
     const errors = c.rounds.reduce((n, r) => n + r.errors, 0);
     const non2xx = c.rounds.reduce((n, r) => n + r.non2xx, 0);
-    lines.push(mdRow([c.name, c.serverCpuMs, c.postgresCpuMs, c.totalCpuMs, c.requestsPerSecond, single ? ratio(single, c.name) : '', own ? ratio(own, c.name) : '', `${errors} / ${non2xx}`]));
+    lines.push(
+      mdRow([
+        c.name,
+        c.serverCpuMs,
+        c.postgresCpuMs,
+        c.totalCpuMs,
+        c.requestsPerSecond,
+        single ? ratio(single, c.name) : '',
+        own ? ratio(own, c.name) : '',
+        `${errors} / ${non2xx}`,
+      ]),
+    );
   }
   if (drain) {
     const create = by.get('POST /v2/lead/create/');
@@ -188,7 +232,7 @@ function markdown(costs: Cost[], drain: Drain | null): string {
       '',
       `Drain: the ${drain.leads} leads the accepts queued (${drain.failed} failed) created by a fresh instance with WORKERS=2 in ${drain.seconds} s ` +
         `(start-up included): ${drain.perSecond} leads/s; CPU per lead ${drain.serverCpuMs} ms in that process (start-up included) and ${drain.postgresCpuMs} ms in PostgreSQL` +
-        (create ? ` (${((create.totalCpuMs) / (drain.serverCpuMs + drain.postgresCpuMs)).toFixed(2)}x the CPU-bound rate of the sync create).` : '.'),
+        (create ? ` (${(create.totalCpuMs / (drain.serverCpuMs + drain.postgresCpuMs)).toFixed(2)}x the CPU-bound rate of the sync create).` : '.'),
     );
   }
   return lines.join('\n');

@@ -90,14 +90,23 @@ export async function webhooksBench(): Promise<BenchSection> {
       ...extra,
     });
     const api = async (path: string, body: unknown) => {
-      const res = await fetch(`${app.ready.url}${path}`, { method: 'POST', headers: { 'x-api-key': app.ready.apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) }).catch((err: Error) => {
+      const res = await fetch(`${app.ready.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': app.ready.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).catch((err: Error) => {
         throw new Error(`${path}: ${err.message} (${String((err as { cause?: unknown }).cause)})`);
       });
       const json = (await res.json()) as { success: boolean; data: { id?: number } };
       if (!json.success) throw new Error(`${path}: ${JSON.stringify(json)}`);
       return json.data;
     };
-    const delivered = async () => (await pool.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS n, count(*)::int AS total FROM webhook_delivery WHERE webhook_id = $1`, [webhookId])).rows[0] as { n: number; total: number };
+    const delivered = async () =>
+      (
+        await pool.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS n, count(*)::int AS total FROM webhook_delivery WHERE webhook_id = $1`, [
+          webhookId,
+        ])
+      ).rows[0] as { n: number; total: number };
     let webhookId = 0;
 
     await measuredLoad('warm-up', create({ duration: 3 }), target);

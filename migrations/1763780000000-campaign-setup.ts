@@ -172,9 +172,19 @@ export class CampaignSetup1763780000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     for (const t of [
-      'order_transfer_number', 'order_sip_endpoint', 'order_agent_group', 'order_agent', 'call_order',
-      'custom_field_option', 'custom_field', 'call_attempt_group', 'call_scenario', 'sip_endpoint',
-      'agent_group_member', 'agent_group', 'app_user',
+      'order_transfer_number',
+      'order_sip_endpoint',
+      'order_agent_group',
+      'order_agent',
+      'call_order',
+      'custom_field_option',
+      'custom_field',
+      'call_attempt_group',
+      'call_scenario',
+      'sip_endpoint',
+      'agent_group_member',
+      'agent_group',
+      'app_user',
     ]) {
       await q.query(`DROP TABLE ${t}`);
     }

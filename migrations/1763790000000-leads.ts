@@ -207,8 +207,12 @@ export class Leads1763790000000 implements MigrationInterface {
         DELETE FROM lead_count_total;
         RETURN NULL;
       END $$`);
-    await q.query(`CREATE TRIGGER lead_count_ins AFTER INSERT ON lead REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION lead_count_on_insert()`);
-    await q.query(`CREATE TRIGGER lead_count_del AFTER DELETE ON lead REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION lead_count_on_delete()`);
+    await q.query(
+      `CREATE TRIGGER lead_count_ins AFTER INSERT ON lead REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION lead_count_on_insert()`,
+    );
+    await q.query(
+      `CREATE TRIGGER lead_count_del AFTER DELETE ON lead REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION lead_count_on_delete()`,
+    );
     await q.query(
       `CREATE TRIGGER lead_count_upd AFTER UPDATE ON lead REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION lead_count_on_update()`,
     );

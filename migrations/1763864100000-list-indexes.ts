@@ -33,9 +33,8 @@ export class ListIndexes1763864100000 implements MigrationInterface {
 }
 
 async function rebuildInvalid(q: QueryRunner, index: string): Promise<void> {
-  const rows = (await q.query(
-    `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND NOT i.indisvalid`,
-    [index],
-  )) as unknown[];
+  const rows = (await q.query(`SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND NOT i.indisvalid`, [
+    index,
+  ])) as unknown[];
   if (rows.length) await q.query(`DROP INDEX CONCURRENTLY ${index}`);
 }

@@ -13,7 +13,11 @@ describe('agent groups', () => {
   let apiOnly: string;
   let agents: number[];
   const get = (path: string, key = t.apiKey) => request(t.http).get(path).set('X-Api-Key', key);
-  const post = (path: string, body: unknown, key = t.apiKey) => request(t.http).post(path).set('X-Api-Key', key).send(body as object);
+  const post = (path: string, body: unknown, key = t.apiKey) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', key)
+      .send(body as object);
   const counts = async () =>
     (await t.ds.query(`SELECT (SELECT count(*)::int FROM agent_group) AS groups, (SELECT count(*)::int FROM agent_group_member) AS members`))[0];
 
@@ -241,7 +245,7 @@ describe('agent groups', () => {
       // Every statement, raw or from a TypeORM repository, runs on a query runner of this data source.
       const queries: string[] = [];
       const original = t.ds.createQueryRunner.bind(t.ds);
-      t.ds.createQueryRunner = ((...args: Parameters<typeof t.ds.createQueryRunner>) => {
+      t.ds.createQueryRunner = (...args: Parameters<typeof t.ds.createQueryRunner>) => {
         const runner = original(...args);
         const query = runner.query.bind(runner);
         runner.query = ((sql: string, ...rest: unknown[]) => {
@@ -249,7 +253,7 @@ describe('agent groups', () => {
           return (query as (...a: unknown[]) => unknown)(sql, ...rest);
         }) as typeof runner.query;
         return runner;
-      });
+      };
       try {
         const res = await get('/v2/agent-group/?limit=100').expect(200);
         expect(res.body.data.list.length).toBe(7);

@@ -63,7 +63,12 @@ describe('GET /v2/call/: exact totals from counters at any filter, under inserts
   function randomCalls(order: TestOrder, n: number): NewCallRow[] {
     return Array.from({ length: n }, () => {
       const ms = r() < 0.2 ? BASE + Math.floor(r() * 240) * HOUR + pick([-1, 0, 0, 1]) : BASE + Math.floor(r() * 240 * HOUR);
-      return { leadId: pick(leads.get(order.id)!), userId: r() < 0.25 ? null : pick(users), statusId: pick(STATUSES), createdAt: at(ms, Math.floor(r() * 1000)) };
+      return {
+        leadId: pick(leads.get(order.id)!),
+        userId: r() < 0.25 ? null : pick(users),
+        statusId: pick(STATUSES),
+        createdAt: at(ms, Math.floor(r() * 1000)),
+      };
     });
   }
 
@@ -79,7 +84,11 @@ describe('GET /v2/call/: exact totals from counters at any filter, under inserts
   }
 
   async function bruteIds(f: Filter, offset: number, limit: number): Promise<number[]> {
-    const rows: { id: number }[] = await t.ds.query(`SELECT id FROM call WHERE ${FILTER_SQL} ORDER BY id OFFSET $7 LIMIT $8`, [...filterParams(f), offset, limit]);
+    const rows: { id: number }[] = await t.ds.query(`SELECT id FROM call WHERE ${FILTER_SQL} ORDER BY id OFFSET $7 LIMIT $8`, [
+      ...filterParams(f),
+      offset,
+      limit,
+    ]);
     return rows.map((x) => x.id);
   }
 
@@ -93,7 +102,13 @@ describe('GET /v2/call/: exact totals from counters at any filter, under inserts
       else parts.push(...ids.map((id) => `${name}=${id}`));
     };
     let form = 0;
-    for (const [name, ids] of [['leadIds', f.leadIds], ['orderIds', f.orderIds], ['userIds', f.userIds], ['statusIds', f.statusIds]] as const) arr(name, ids, form++ % 3);
+    for (const [name, ids] of [
+      ['leadIds', f.leadIds],
+      ['orderIds', f.orderIds],
+      ['userIds', f.userIds],
+      ['statusIds', f.statusIds],
+    ] as const)
+      arr(name, ids, form++ % 3);
     if (f.from) parts.push(`createdAt[0]=${encodeURIComponent(f.from)}`);
     if (f.to) parts.push(`createdAt[1]=${encodeURIComponent(f.to)}`);
     if (extra) parts.push(extra);
@@ -152,7 +167,10 @@ describe('GET /v2/call/: exact totals from counters at any filter, under inserts
          SELECT $1, '+7916' || lpad(($2::int + i)::text, 7, '0'), 'straight', 1, 3 FROM generate_series(1, 25) i RETURNING id`,
         [order.id, k * 1000],
       );
-      leads.set(order.id, ids.map((x) => x.id));
+      leads.set(
+        order.id,
+        ids.map((x) => x.id),
+      );
       await insertCalls(order, randomCalls(order, 400));
     }
   });
@@ -253,18 +271,21 @@ describe('GET /v2/call/: exact totals from counters at any filter, under inserts
     const httpWriter = (async () => {
       for (let i = 0; i < 40; i++) {
         const leadId = pick(leads.get(a.id)!);
-        const res = await request(t.http).post('/v2/call/create/').set('X-Api-Key', telephony).send({
-          platformCallId: `ctr-http-${i}`,
-          leadId,
-          userId: pick([users[0], users[1], null]),
-          sipEndpointId: sipId,
-          statusId: pick(STATUSES),
-          direction: 'outgoing',
-          totalDurationSeconds: 30,
-          waitTimeDurationSeconds: 10,
-          talkTimeDurationSeconds: 20,
-          startedAt: new Date(BASE + Math.floor(r() * 240 * HOUR)).toISOString(),
-        });
+        const res = await request(t.http)
+          .post('/v2/call/create/')
+          .set('X-Api-Key', telephony)
+          .send({
+            platformCallId: `ctr-http-${i}`,
+            leadId,
+            userId: pick([users[0], users[1], null]),
+            sipEndpointId: sipId,
+            statusId: pick(STATUSES),
+            direction: 'outgoing',
+            totalDurationSeconds: 30,
+            waitTimeDurationSeconds: 10,
+            talkTimeDurationSeconds: 20,
+            startedAt: new Date(BASE + Math.floor(r() * 240 * HOUR)).toISOString(),
+          });
         expect(res.status).toBe(200);
       }
     })();

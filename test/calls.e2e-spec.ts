@@ -11,38 +11,47 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
   let status: Record<'answered' | 'noAnswer' | 'failed' | 'callback', number>;
 
   const leadRow = async (leadId: number) =>
-    (await t.ds.query(`SELECT attempt_count AS "attempts", planning_call_at AS "at" FROM lead WHERE id = $1`, [leadId]))[0] as { attempts: number; at: Date | null };
+    (await t.ds.query(`SELECT attempt_count AS "attempts", planning_call_at AS "at" FROM lead WHERE id = $1`, [leadId]))[0] as {
+      attempts: number;
+      at: Date | null;
+    };
   const callCount = async () => (await t.ds.query(`SELECT count(*)::int AS n FROM call`))[0].n as number;
 
   let phoneSeq = 0;
   const newLead = async (order = orderId): Promise<number> => {
     const code = (await t.ds.query(`SELECT code FROM call_order WHERE id = $1`, [order]))[0].code;
     phoneSeq += 1;
-    const res = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).send({
-      leadType: 'straight',
-      phone: `+7915${String(2_000_000 + phoneSeq)}`,
-      orderId: order,
-      orderCode: code,
-      utcOffset: 3,
-    });
+    const res = await request(t.http)
+      .post('/v2/lead/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send({
+        leadType: 'straight',
+        phone: `+7915${String(2_000_000 + phoneSeq)}`,
+        orderId: order,
+        orderCode: code,
+        utcOffset: 3,
+      });
     if (res.status !== 200) throw new Error(`lead create: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data.id;
   };
 
   let platformSeq = 0;
   const record = (body: Record<string, unknown>, key = telephonyKey) =>
-    request(t.http).post('/v2/call/create/').set('X-Api-Key', key).send({
-      platformCallId: `pbx-${++platformSeq}`,
-      sipEndpointId: sipId,
-      userId,
-      statusId: status.noAnswer,
-      direction: 'outgoing',
-      totalDurationSeconds: 40,
-      waitTimeDurationSeconds: 40,
-      talkTimeDurationSeconds: 0,
-      startedAt: '2025-11-26T10:00:00Z',
-      ...body,
-    });
+    request(t.http)
+      .post('/v2/call/create/')
+      .set('X-Api-Key', key)
+      .send({
+        platformCallId: `pbx-${++platformSeq}`,
+        sipEndpointId: sipId,
+        userId,
+        statusId: status.noAnswer,
+        direction: 'outgoing',
+        totalDurationSeconds: 40,
+        waitTimeDurationSeconds: 40,
+        talkTimeDurationSeconds: 0,
+        startedAt: '2025-11-26T10:00:00Z',
+        ...body,
+      });
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -50,12 +59,21 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
     userId = await createUser(t, { accessGroup: 'call-center', name: 'Анна' });
     sipId = await createSipEndpoint(t);
     const group = await createCallAttemptGroup(t, { intervals: [5, 60], resetAttemptsEnabled: true, repeatLastInterval: false });
-    const order = await request(t.http).post('/v2/order/create/').set('X-Api-Key', t.apiKey).send({
-      serviceTitle: 'calls-test', title: 'Calls test', status: 'info', sipEndpointIds: [sipId], callAttemptGroupId: group,
-    });
+    const order = await request(t.http)
+      .post('/v2/order/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send({
+        serviceTitle: 'calls-test',
+        title: 'Calls test',
+        status: 'info',
+        sipEndpointIds: [sipId],
+        callAttemptGroupId: group,
+      });
     if (order.status !== 200) throw new Error(JSON.stringify(order.body));
     orderId = order.body.data.id;
-    const statuses: { id: number; category: string; is_callback: boolean }[] = await t.ds.query(`SELECT id, category, is_callback FROM call_status ORDER BY id`);
+    const statuses: { id: number; category: string; is_callback: boolean }[] = await t.ds.query(
+      `SELECT id, category, is_callback FROM call_status ORDER BY id`,
+    );
     status = {
       answered: statuses.find((s) => s.category === 'answered' && !s.is_callback)!.id,
       noAnswer: statuses.find((s) => s.category === 'not-answered' && !s.is_callback)!.id,
@@ -69,7 +87,17 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
 
   it('records a call and returns it with the exact Call fields', async () => {
     const leadId = await newLead();
-    const res = await record({ leadId, orderId, statusId: status.answered, finishInitiator: 'client', totalDurationSeconds: 95, waitTimeDurationSeconds: 12, talkTimeDurationSeconds: 80, hasRecords: true, isPredictive: true }).expect(200);
+    const res = await record({
+      leadId,
+      orderId,
+      statusId: status.answered,
+      finishInitiator: 'client',
+      totalDurationSeconds: 95,
+      waitTimeDurationSeconds: 12,
+      talkTimeDurationSeconds: 80,
+      hasRecords: true,
+      isPredictive: true,
+    }).expect(200);
     expect(res.body).toEqual({ success: true, message: '', data: { id: expect.any(Number) } });
     const detail = await request(t.http).get(`/v2/call/detail/${res.body.data.id}/`).set('X-Api-Key', t.apiKey).expect(200);
     expect(detail.body.data).toEqual({
@@ -128,7 +156,9 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
 
   it('moves the next call into the order call window in the lead time zone', async () => {
     // Mon-Fri 09:00-18:00 (lead local time, UTC+3).
-    await request(t.http).post(`/v2/order/update/${orderId}/`).set('X-Api-Key', t.apiKey)
+    await request(t.http)
+      .post(`/v2/order/update/${orderId}/`)
+      .set('X-Api-Key', t.apiKey)
       .send({ callSchedule: [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []] })
       .expect(200);
     const leadId = await newLead();
@@ -179,7 +209,9 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
     let leadB: number;
     let otherOrder: number;
     beforeAll(async () => {
-      const order = await request(t.http).post('/v2/order/create/').set('X-Api-Key', t.apiKey)
+      const order = await request(t.http)
+        .post('/v2/order/create/')
+        .set('X-Api-Key', t.apiKey)
         .send({ serviceTitle: 'calls-list', title: 'Calls list', status: 'success', sipEndpointIds: [sipId] });
       otherOrder = order.body.data.id;
       leadA = await newLead(otherOrder);
@@ -225,7 +257,15 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
     });
 
     it('rejects bad filters and limits with 400', async () => {
-      for (const q of [`orderIds=0`, `orderIds=abc`, `leadIds[]=-1`, `orderIds=${otherOrder}&limit=101`, `orderIds=${otherOrder}&offset=-1`, `orderIds=${otherOrder}&createdAt[0]=nope`, `orderIds=${otherOrder}&userIds=0`]) {
+      for (const q of [
+        `orderIds=0`,
+        `orderIds=abc`,
+        `leadIds[]=-1`,
+        `orderIds=${otherOrder}&limit=101`,
+        `orderIds=${otherOrder}&offset=-1`,
+        `orderIds=${otherOrder}&createdAt[0]=nope`,
+        `orderIds=${otherOrder}&userIds=0`,
+      ]) {
         const res = await list(q).expect(400);
         expect(res.body.success).toBe(false);
       }

@@ -51,18 +51,33 @@ describe('createdAt of leads and calls', () => {
 
   it("a call's createdAt is its startedAt truncated, not rounded", async () => {
     const sipId = await createSipEndpoint(t);
-    const created = await request(t.http).post('/v2/order/create/').set('X-Api-Key', t.apiKey)
-      .send({ serviceTitle: 'created-at', title: 'Created at', status: 'info', sipEndpointIds: [sipId] }).expect(200);
+    const created = await request(t.http)
+      .post('/v2/order/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send({ serviceTitle: 'created-at', title: 'Created at', status: 'info', sipEndpointIds: [sipId] })
+      .expect(200);
     const orderId = created.body.data.id;
     const code = (await t.ds.query(`SELECT code FROM call_order WHERE id = $1`, [orderId]))[0].code;
     const leadId = await createLead(t, { id: orderId, code });
     const [{ id: statusId }] = await t.ds.query(`SELECT id FROM call_status WHERE category = 'not-answered' AND NOT is_callback ORDER BY id LIMIT 1`);
     const startedAt = new Date(Date.now() - 120_000);
     startedAt.setUTCMilliseconds(900);
-    const call = await request(t.http).post('/v2/call/create/').set('X-Api-Key', await t.keyWith('telephony')).send({
-      platformCallId: 'created-at-1', leadId, orderId, sipEndpointId: sipId, statusId, direction: 'outgoing',
-      totalDurationSeconds: 10, waitTimeDurationSeconds: 10, talkTimeDurationSeconds: 0, startedAt: startedAt.toISOString(),
-    }).expect(200);
+    const call = await request(t.http)
+      .post('/v2/call/create/')
+      .set('X-Api-Key', await t.keyWith('telephony'))
+      .send({
+        platformCallId: 'created-at-1',
+        leadId,
+        orderId,
+        sipEndpointId: sipId,
+        statusId,
+        direction: 'outgoing',
+        totalDurationSeconds: 10,
+        waitTimeDurationSeconds: 10,
+        talkTimeDurationSeconds: 0,
+        startedAt: startedAt.toISOString(),
+      })
+      .expect(200);
     const shown = (await get(`/v2/call/detail/${call.body.data.id}/`)).body.data.createdAt;
     expect(Date.parse(shown)).toBe(shownSecond(startedAt.getTime()));
   });

@@ -38,10 +38,16 @@ describe('demo dataset', () => {
   it('is consistent in time: users join, then orders open, then leads arrive and are called; logins after joining', async () => {
     const q = (sql: string) => t.ds.query(sql);
     // Users: joined before they last logged in, last activity after that login, nothing in the future.
-    expect(await q(`SELECT email FROM app_user WHERE last_login_at < created_at OR last_activity_at < last_login_at OR last_activity_at > now() OR created_at > now()`)).toEqual([]);
+    expect(
+      await q(
+        `SELECT email FROM app_user WHERE last_login_at < created_at OR last_activity_at < last_login_at OR last_activity_at > now() OR created_at > now()`,
+      ),
+    ).toEqual([]);
     expect((await q(`SELECT count(*)::int AS n FROM app_user WHERE last_login_at IS NOT NULL`))[0].n).toBeGreaterThan(5);
     // Orders: opened after their agents joined, before their first lead; launched on or after the day they opened.
-    expect(await q(`SELECT o.id FROM call_order o JOIN order_agent oa ON oa.order_id = o.id JOIN app_user u ON u.id = oa.user_id WHERE u.created_at > o.created_at`)).toEqual([]);
+    expect(
+      await q(`SELECT o.id FROM call_order o JOIN order_agent oa ON oa.order_id = o.id JOIN app_user u ON u.id = oa.user_id WHERE u.created_at > o.created_at`),
+    ).toEqual([]);
     expect(await q(`SELECT l.id FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.created_at < o.created_at OR l.created_at > now()`)).toEqual([]);
     expect(
       await q(`SELECT o.id FROM call_order o JOIN custom_field f ON f.essence = 'orders' AND f.title = 'Дата запуска'

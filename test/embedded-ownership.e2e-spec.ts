@@ -145,15 +145,23 @@ describe('embedded PostgreSQL ownership', () => {
       return false;
     }
   })();
-  (canUnshare ? it : it.skip)('when the service is pid 1, a CLI run beside it shares the server instead of stopping it', async () => {
-    const dir = await dataDir();
-    const { child, lines } = await startOwner('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, path.join(work, 'owner.js'), dir, 'with-cli'], 2);
-    const [owner, cli] = lines;
-    expect(owner).toMatchObject({ role: 'owner', pid: 1 });
-    expect(cli.role).toBe('cli');
-    expect(cli.url).toBe(owner.url);
-    expect(await answers(owner.url)).toBe(true);
-    await stopOwner(child);
-    await rm(dir, { recursive: true, force: true });
-  }, 120_000);
+  (canUnshare ? it : it.skip)(
+    'when the service is pid 1, a CLI run beside it shares the server instead of stopping it',
+    async () => {
+      const dir = await dataDir();
+      const { child, lines } = await startOwner(
+        'unshare',
+        ['--pid', '--fork', '--mount-proc', process.execPath, path.join(work, 'owner.js'), dir, 'with-cli'],
+        2,
+      );
+      const [owner, cli] = lines;
+      expect(owner).toMatchObject({ role: 'owner', pid: 1 });
+      expect(cli.role).toBe('cli');
+      expect(cli.url).toBe(owner.url);
+      expect(await answers(owner.url)).toBe(true);
+      await stopOwner(child);
+      await rm(dir, { recursive: true, force: true });
+    },
+    120_000,
+  );
 });

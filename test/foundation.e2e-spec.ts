@@ -46,11 +46,13 @@ describe('foundation: envelope, auth, errors, health', () => {
   });
 
   it('reports validation failures field by field', async () => {
-    const res = await request(t.http).post('/v2/api-key/create/').set('X-Api-Key', t.apiKey).send({ name: '', scopes: ['root'] }).expect(400);
+    const res = await request(t.http)
+      .post('/v2/api-key/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send({ name: '', scopes: ['root'] })
+      .expect(400);
     expect(res.body.success).toBe(false);
-    expect(res.body.data.errors).toEqual(
-      expect.arrayContaining([expect.objectContaining({ field: 'name' }), expect.objectContaining({ field: 'scopes' })]),
-    );
+    expect(res.body.data.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'name' }), expect.objectContaining({ field: 'scopes' })]));
   });
 
   it('enforces scopes: 403 for a key without admin', async () => {
@@ -60,7 +62,11 @@ describe('foundation: envelope, auth, errors, health', () => {
   });
 
   it('creates, lists and revokes keys; a revoked key gets 401; trailing slash is optional', async () => {
-    const created = await request(t.http).post('/v2/api-key/create').set('X-Api-Key', t.apiKey).send({ name: 'crm', scopes: ['api'] }).expect(200);
+    const created = await request(t.http)
+      .post('/v2/api-key/create')
+      .set('X-Api-Key', t.apiKey)
+      .send({ name: 'crm', scopes: ['api'] })
+      .expect(200);
     const { id, key } = created.body.data;
     expect(typeof id).toBe('number');
     await request(t.http).get('/v1/health/check').set('X-Api-Key', key).expect(200);

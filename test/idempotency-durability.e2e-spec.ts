@@ -34,14 +34,12 @@ describe('Idempotency-Key: the record commits with the write', () => {
     await t.close();
   });
 
-  const post = (path: string, key: string, body: object) =>
-    request(t.http).post(path).set('X-Api-Key', t.apiKey).set('Idempotency-Key', key).send(body);
+  const post = (path: string, key: string, body: object) => request(t.http).post(path).set('X-Api-Key', t.apiKey).set('Idempotency-Key', key).send(body);
   const count = async (sql: string, params: unknown[]) => (await t.ds.query(sql, params))[0].n as number;
   const emails = (title: string) =>
-    count(
-      `SELECT count(*)::int AS n FROM notification_delivery d JOIN notification n ON n.id = d.notification_id WHERE n.title = $1 AND d.channel = 'email'`,
-      [title],
-    );
+    count(`SELECT count(*)::int AS n FROM notification_delivery d JOIN notification n ON n.id = d.notification_id WHERE n.title = $1 AND d.channel = 'email'`, [
+      title,
+    ]);
 
   /** The post-handler completion fails during `work`: only the in-transaction one can save the request. */
   async function withCompletionAfterCommitFailing<T>(work: (spy: jest.SpyInstance) => Promise<T>): Promise<T> {

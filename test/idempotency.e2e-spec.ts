@@ -51,8 +51,12 @@ describe('Idempotency-Key', () => {
   it('keys are scoped per API key', async () => {
     const other = await t.keyWith('admin');
     const a = await create('k-5', { title: 'idem-e' }).expect(200);
-    const b = await request(t.http).post('/v2/call-scenario/create/').set('X-Api-Key', other).set('Idempotency-Key', 'k-5')
-      .send({ title: 'idem-e2' }).expect(200);
+    const b = await request(t.http)
+      .post('/v2/call-scenario/create/')
+      .set('X-Api-Key', other)
+      .set('Idempotency-Key', 'k-5')
+      .send({ title: 'idem-e2' })
+      .expect(200);
     expect(b.body.data.id).not.toBe(a.body.data.id);
   });
 
@@ -73,9 +77,19 @@ describe('Idempotency-Key', () => {
   });
 
   it('never stores an API key secret for a replay: API key creation ignores the header', async () => {
-    const first = await request(t.http).post('/v2/api-key/create/').set('X-Api-Key', t.apiKey).set('Idempotency-Key', 'k-secret').send({ name: 'idem-key', scopes: ['api'] }).expect(200);
+    const first = await request(t.http)
+      .post('/v2/api-key/create/')
+      .set('X-Api-Key', t.apiKey)
+      .set('Idempotency-Key', 'k-secret')
+      .send({ name: 'idem-key', scopes: ['api'] })
+      .expect(200);
     // Not a replay: a second creation, refused because the name is taken by the first.
-    const second = await request(t.http).post('/v2/api-key/create/').set('X-Api-Key', t.apiKey).set('Idempotency-Key', 'k-secret').send({ name: 'idem-key', scopes: ['api'] }).expect(409);
+    const second = await request(t.http)
+      .post('/v2/api-key/create/')
+      .set('X-Api-Key', t.apiKey)
+      .set('Idempotency-Key', 'k-secret')
+      .send({ name: 'idem-key', scopes: ['api'] })
+      .expect(409);
     expect(second.body).toEqual({ success: false, message: "An active API key is already named 'idem-key'", data: [] });
     const stored = await t.ds.query(`SELECT response::text AS r FROM idempotency_record`);
     expect(stored.map((r: { r: string }) => r.r).join('\n')).not.toContain(first.body.data.key);

@@ -48,7 +48,10 @@ async function probe(label: string, send: () => request.Test): Promise<Probe> {
   };
   if (process.env.INPUT_LIMITS_REPORT) {
     const fig = (n: number) => n.toFixed(1).padStart(7);
-    appendFileSync(process.env.INPUT_LIMITS_REPORT, `${label.padEnd(58)} ${String(p.status)} stall ${fig(p.stallMs)} ms  cpu ${fig(p.cpuMs)} ms  wall ${fig(p.wallMs)} ms  load ${loadavg()[0].toFixed(1)}\n`);
+    appendFileSync(
+      process.env.INPUT_LIMITS_REPORT,
+      `${label.padEnd(58)} ${String(p.status)} stall ${fig(p.stallMs)} ms  cpu ${fig(p.cpuMs)} ms  wall ${fig(p.wallMs)} ms  load ${loadavg()[0].toFixed(1)}\n`,
+    );
   }
   return p;
 }
@@ -84,10 +87,12 @@ describe('input limits: no request within the limits holds the event loop', () =
     await t.close();
   });
 
-  const post = (path: string, json: string, key: string | null = t.apiKey) => () => {
-    const r = request(t.http).post(path).set('Content-Type', 'application/json');
-    return (key ? r.set('X-Api-Key', key) : r).send(json);
-  };
+  const post =
+    (path: string, json: string, key: string | null = t.apiKey) =>
+    () => {
+      const r = request(t.http).post(path).set('Content-Type', 'application/json');
+      return (key ? r.set('X-Api-Key', key) : r).send(json);
+    };
   const footprint = async () =>
     (
       await t.ds.query(`SELECT (SELECT count(*)::int FROM lead) AS leads, (SELECT count(*)::int FROM call_order) AS orders,
@@ -106,16 +111,29 @@ describe('input limits: no request within the limits holds the event loop', () =
 
   describe('bodies over the route limit: 413 naming it, before any parsing', () => {
     it.each([
-      ['/v2/order/create/', '256 KiB', 'order with the issue 35,000 holidays', () => minimalOrderBody(refs, { callHolidayOverrides: Array(35_000).fill('31 декабря 2026 г.') })],
+      [
+        '/v2/order/create/',
+        '256 KiB',
+        'order with the issue 35,000 holidays',
+        () => minimalOrderBody(refs, { callHolidayOverrides: Array(35_000).fill('31 декабря 2026 г.') }),
+      ],
       ['/v2/order/create/', '256 KiB', 'order with 40,000 customValues', () => minimalOrderBody(refs, { customValues: keys(40_000) })],
       ['/v2/lead/create/', '256 KiB', 'lead with 40,000 customValues', () => leadBody(order, { customValues: keys(40_000) })],
       ['/v2/lead/create/', '256 KiB', 'lead with 60,000 unknown keys', () => ({ ...leadBody(order), ...keys(60_000, 'k') })],
-      ['/v2/order/create/', '256 KiB', 'order with 120,000 agentUserIds', () => minimalOrderBody(refs, { agentUserIds: Array.from({ length: 120_000 }, (_, i) => i + 1) })],
+      [
+        '/v2/order/create/',
+        '256 KiB',
+        'order with 120,000 agentUserIds',
+        () => minimalOrderBody(refs, { agentUserIds: Array.from({ length: 120_000 }, (_, i) => i + 1) }),
+      ],
       ['/v1/notification/public/', '32 KiB', 'notification of 40 KiB', () => notificationBody({ text: 'x'.repeat(40 * KiB) })],
     ])('%s (%s): %s', async (path, limit, label, body) => {
       const before = await footprint();
       const p = await probe(`413: ${label}`, post(path, JSON.stringify(body())));
-      expect({ status: p.status, body: p.body }).toEqual({ status: 413, body: { success: false, message: `Request body exceeds the ${limit} limit of this route`, data: [] } });
+      expect({ status: p.status, body: p.body }).toEqual({
+        status: 413,
+        body: { success: false, message: `Request body exceeds the ${limit} limit of this route`, data: [] },
+      });
       expectQuick(p);
       expect(await footprint()).toEqual(before);
     });
@@ -127,7 +145,10 @@ describe('input limits: no request within the limits holds the event loop', () =
     });
 
     it('reads a lead body of any valid size: a 65,535-character Cyrillic sourceComment', async () => {
-      const p = await probe('200: lead with the longest sourceComment', post('/v2/lead/create/', JSON.stringify(leadBody(order, { sourceComment: 'ж'.repeat(65_535) }))));
+      const p = await probe(
+        '200: lead with the longest sourceComment',
+        post('/v2/lead/create/', JSON.stringify(leadBody(order, { sourceComment: 'ж'.repeat(65_535) }))),
+      );
       expect(p.status).toBe(200);
       expectQuick(p);
     });
@@ -136,16 +157,70 @@ describe('input limits: no request within the limits holds the event loop', () =
   describe('hostile shapes within the limit: 400 at the edge, before class-transformer', () => {
     const unknownKeys = (n: number) => keys(n, 'k');
     it.each([
-      ['/v2/lead/create/', 'lead create, 18,000 unknown keys', () => ({ ...leadBody(order), ...unknownKeys(18_000) }), 'body', `at most ${MAX_OBJECT_KEYS} keys`],
-      ['/v2/lead/create-async/', 'lead create-async, 18,000 unknown keys', () => ({ ...leadBody(order), ...unknownKeys(18_000) }), 'body', `at most ${MAX_OBJECT_KEYS} keys`],
+      [
+        '/v2/lead/create/',
+        'lead create, 18,000 unknown keys',
+        () => ({ ...leadBody(order), ...unknownKeys(18_000) }),
+        'body',
+        `at most ${MAX_OBJECT_KEYS} keys`,
+      ],
+      [
+        '/v2/lead/create-async/',
+        'lead create-async, 18,000 unknown keys',
+        () => ({ ...leadBody(order), ...unknownKeys(18_000) }),
+        'body',
+        `at most ${MAX_OBJECT_KEYS} keys`,
+      ],
       ['/v1/lead/create/', 'v1 lead create, 18,000 unknown keys', () => v1Lead(unknownKeys(18_000)), 'body', `at most ${MAX_OBJECT_KEYS} keys`],
-      ['/v1/notification/public/', 'notification, 2,000 unknown keys', () => ({ ...notificationBody(), ...unknownKeys(2_000) }), 'body', `at most ${MAX_OBJECT_KEYS} keys`],
-      ['/v2/lead/create/', 'lead, 20,000 customValues', () => leadBody(order, { customValues: keys(20_000) }), 'customValues', `at most ${MAX_OBJECT_KEYS} keys`],
-      ['/v2/order/create/', 'order, 20,000 customValues', () => minimalOrderBody(refs, { customValues: keys(20_000) }), 'customValues', `at most ${MAX_OBJECT_KEYS} keys`],
-      ['/v2/order/create/', 'order, 5,000 holidays', () => minimalOrderBody(refs, { callHolidayOverrides: Array(5_000).fill('31 декабря 2026 г.') }), 'callHolidayOverrides', `at most ${MAX_ARRAY_ITEMS} items`],
-      ['/v2/order/create/', 'order, 10,000 transferNumbers', () => minimalOrderBody(refs, { transferNumbers: Array.from({ length: 10_000 }, (_, i) => ({ number: String(i) })) }), 'transferNumbers', `at most ${MAX_ARRAY_ITEMS} items`],
-      ['/v2/order/create/', 'order, 30,000 agentUserIds', () => minimalOrderBody(refs, { agentUserIds: Array.from({ length: 30_000 }, (_, i) => i + 1) }), 'agentUserIds', `at most ${MAX_ARRAY_ITEMS} items`],
-      ['/v2/lead/create/', 'lead, 20 x 1,000 values in an unknown field', () => leadBody(order, { junk: Array.from({ length: 20 }, () => Array(1000).fill(0)) }), 'body', `at most ${MAX_VALUES} values`],
+      [
+        '/v1/notification/public/',
+        'notification, 2,000 unknown keys',
+        () => ({ ...notificationBody(), ...unknownKeys(2_000) }),
+        'body',
+        `at most ${MAX_OBJECT_KEYS} keys`,
+      ],
+      [
+        '/v2/lead/create/',
+        'lead, 20,000 customValues',
+        () => leadBody(order, { customValues: keys(20_000) }),
+        'customValues',
+        `at most ${MAX_OBJECT_KEYS} keys`,
+      ],
+      [
+        '/v2/order/create/',
+        'order, 20,000 customValues',
+        () => minimalOrderBody(refs, { customValues: keys(20_000) }),
+        'customValues',
+        `at most ${MAX_OBJECT_KEYS} keys`,
+      ],
+      [
+        '/v2/order/create/',
+        'order, 5,000 holidays',
+        () => minimalOrderBody(refs, { callHolidayOverrides: Array(5_000).fill('31 декабря 2026 г.') }),
+        'callHolidayOverrides',
+        `at most ${MAX_ARRAY_ITEMS} items`,
+      ],
+      [
+        '/v2/order/create/',
+        'order, 10,000 transferNumbers',
+        () => minimalOrderBody(refs, { transferNumbers: Array.from({ length: 10_000 }, (_, i) => ({ number: String(i) })) }),
+        'transferNumbers',
+        `at most ${MAX_ARRAY_ITEMS} items`,
+      ],
+      [
+        '/v2/order/create/',
+        'order, 30,000 agentUserIds',
+        () => minimalOrderBody(refs, { agentUserIds: Array.from({ length: 30_000 }, (_, i) => i + 1) }),
+        'agentUserIds',
+        `at most ${MAX_ARRAY_ITEMS} items`,
+      ],
+      [
+        '/v2/lead/create/',
+        'lead, 20 x 1,000 values in an unknown field',
+        () => leadBody(order, { junk: Array.from({ length: 20 }, () => Array(1000).fill(0)) }),
+        'body',
+        `at most ${MAX_VALUES} values`,
+      ],
     ])('%s: %s', async (path, label, body, field, message) => {
       const json = JSON.stringify(body());
       const before = await footprint();
@@ -158,13 +233,37 @@ describe('input limits: no request within the limits holds the event loop', () =
 
   describe('per-field caps: 400 naming the field and the cap', () => {
     it.each([
-      ['/v2/order/create/', 'order, 1,000 holidays', () => minimalOrderBody(refs, { callHolidayOverrides: Array(1000).fill('31 декабря 2026 г.') }), 'callHolidayOverrides', /at most 366 dates/],
-      ['/v2/order/create/', 'order, a 41-character holiday', () => minimalOrderBody(refs, { callHolidayOverrides: ['31.12.2026', '31.12.2026'.padEnd(41, ' ')] }), 'callHolidayOverrides', /item 1 must be at most 40 characters/],
-      ['/v2/order/create/', 'order, 1,000 transferNumbers', () => minimalOrderBody(refs, { transferNumbers: Array.from({ length: 1000 }, (_, i) => ({ number: String(i) })) }), 'transferNumbers', /no more than 50/],
+      [
+        '/v2/order/create/',
+        'order, 1,000 holidays',
+        () => minimalOrderBody(refs, { callHolidayOverrides: Array(1000).fill('31 декабря 2026 г.') }),
+        'callHolidayOverrides',
+        /at most 366 dates/,
+      ],
+      [
+        '/v2/order/create/',
+        'order, a 41-character holiday',
+        () => minimalOrderBody(refs, { callHolidayOverrides: ['31.12.2026', '31.12.2026'.padEnd(41, ' ')] }),
+        'callHolidayOverrides',
+        /item 1 must be at most 40 characters/,
+      ],
+      [
+        '/v2/order/create/',
+        'order, 1,000 transferNumbers',
+        () => minimalOrderBody(refs, { transferNumbers: Array.from({ length: 1000 }, (_, i) => ({ number: String(i) })) }),
+        'transferNumbers',
+        /no more than 50/,
+      ],
       ['/v2/order/create/', 'order, 201 customValues', () => minimalOrderBody(refs, { customValues: keys(201) }), 'customValues', /at most 200 values/],
       ['/v2/lead/create/', 'lead, 201 customValues', () => leadBody(order, { customValues: keys(201) }), 'customValues', /at most 200 values/],
       ['/v2/lead/create/', 'lead, ip with a 100-letter zone id', () => leadBody(order, { ip: `fe80::1%${'a'.repeat(100)}` }), 'ip', /64 characters/],
-      ['/v2/lead/create-async/', 'lead create-async, ip with a 100-letter zone id', () => leadBody(order, { ip: `fe80::1%${'a'.repeat(100)}` }), 'ip', /64 characters/],
+      [
+        '/v2/lead/create-async/',
+        'lead create-async, ip with a 100-letter zone id',
+        () => leadBody(order, { ip: `fe80::1%${'a'.repeat(100)}` }),
+        'ip',
+        /64 characters/,
+      ],
     ])('%s: %s', async (path, label, body, field, message) => {
       const before = await footprint();
       const p = await probe(`400 field: ${label}`, post(path, JSON.stringify(body())));
@@ -174,9 +273,16 @@ describe('input limits: no request within the limits holds the event loop', () =
     });
 
     it('refuses an ip with a long zone id on update too, and keeps a short one', async () => {
-      const created = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).send(leadBody(order, { ip: 'fe80::1%eth0' })).expect(200);
+      const created = await request(t.http)
+        .post('/v2/lead/create/')
+        .set('X-Api-Key', t.apiKey)
+        .send(leadBody(order, { ip: 'fe80::1%eth0' }))
+        .expect(200);
       const id = created.body.data.id as number;
-      const p = await probe('400 field: lead update, ip with a long zone id', post(`/v2/lead/update/${id}/`, JSON.stringify({ ip: `fe80::1%${'a'.repeat(100)}` })));
+      const p = await probe(
+        '400 field: lead update, ip with a long zone id',
+        post(`/v2/lead/update/${id}/`, JSON.stringify({ ip: `fe80::1%${'a'.repeat(100)}` })),
+      );
       expectRefused(p, 'ip', /64 characters/);
       expect((await t.ds.query(`SELECT ip FROM lead WHERE id = $1`, [id]))[0].ip).toBe('fe80::1%eth0');
     });
@@ -185,7 +291,10 @@ describe('input limits: no request within the limits holds the event loop', () =
   describe('the largest valid bodies are quick too', () => {
     it('stores a year of distinct holidays in Russian month names (the slowest layout)', async () => {
       const holidays = Array.from({ length: 366 }, (_, i) => `${(i % 28) + 1} ${RU_MONTHS[Math.floor(i / 28) % 12]} ${2027 + Math.floor(i / 336)} г.`);
-      const p = await probe('200: order with 366 distinct Russian holidays', post('/v2/order/create/', JSON.stringify(minimalOrderBody(refs, { callHolidayOverrides: holidays }))));
+      const p = await probe(
+        '200: order with 366 distinct Russian holidays',
+        post('/v2/order/create/', JSON.stringify(minimalOrderBody(refs, { callHolidayOverrides: holidays }))),
+      );
       expect(p.status).toBe(200);
       expectQuick(p);
       const stored = await t.ds.query(`SELECT cardinality(call_holiday_overrides) AS n FROM call_order WHERE id = $1`, [(p.body.data as { id: number }).id]);
@@ -193,14 +302,20 @@ describe('input limits: no request within the limits holds the event loop', () =
     });
 
     it('refuses 1,000 agentUserIds that do not exist by naming them, quickly', async () => {
-      const p = await probe('400: order with 1,000 unknown agentUserIds', post('/v2/order/create/', JSON.stringify(minimalOrderBody(refs, { agentUserIds: Array.from({ length: 1000 }, (_, i) => 2_000_000 + i) }))));
+      const p = await probe(
+        '400: order with 1,000 unknown agentUserIds',
+        post('/v2/order/create/', JSON.stringify(minimalOrderBody(refs, { agentUserIds: Array.from({ length: 1000 }, (_, i) => 2_000_000 + i) }))),
+      );
       expect(p.status).toBe(400);
       expectQuick(p);
     });
   });
 
   describe('query strings', () => {
-    const get = (path: string, key: string | null = t.apiKey) => () => (key ? request(t.http).get(path).set('X-Api-Key', key) : request(t.http).get(path));
+    const get =
+      (path: string, key: string | null = t.apiKey) =>
+      () =>
+        key ? request(t.http).get(path).set('X-Api-Key', key) : request(t.http).get(path);
     const leadIds = (n: number) => Array.from({ length: n }, (_, i) => `leadIds[]=${i + 1}`).join('&');
 
     it(`refuses parameters past ${QUERY_PARAMETER_LIMIT} instead of dropping them (250 leadIds[] then limit=3)`, async () => {
@@ -217,9 +332,15 @@ describe('input limits: no request within the limits holds the event loop', () =
         expect(p.status).toBe(400);
         expect((p.body.data as { errors: { field: string; message: string }[] }).errors[0].message).toMatch(`at most ${MAX_IDS_PER_FILTER} ids`);
       }
-      const ok = await request(t.http).get(`/v2/call/?${leadIds(MAX_IDS_PER_FILTER)}&limit=3`).set('X-Api-Key', t.apiKey).expect(200);
+      const ok = await request(t.http)
+        .get(`/v2/call/?${leadIds(MAX_IDS_PER_FILTER)}&limit=3`)
+        .set('X-Api-Key', t.apiKey)
+        .expect(200);
       expect(ok.body.data.list).toEqual([]);
-      await request(t.http).get(`/v2/lead/?orderIds=${ids.join(',')}`).set('X-Api-Key', t.apiKey).expect(400);
+      await request(t.http)
+        .get(`/v2/lead/?orderIds=${ids.join(',')}`)
+        .set('X-Api-Key', t.apiKey)
+        .expect(400);
     });
 
     it('accepts createdAt[0]=...T00:00:00+00:00 sent unencoded (the + arrives as a space)', async () => {

@@ -14,13 +14,21 @@ describe('unsafe input and the order of refusals', () => {
     await t.close();
   });
 
-  const post = (path: string, body: unknown, key = t.apiKey) => request(t.http).post(path).set('X-Api-Key', key).send(body as object);
+  const post = (path: string, body: unknown, key = t.apiKey) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', key)
+      .send(body as object);
   const count = async (sql: string) => (await t.ds.query(sql))[0].n as number;
 
   it.each([
     ['/v2/lead/create/', (o: TestOrder) => leadBody(o, { name: 'a\u0000b' }), 'name'],
     ['/v2/lead/create-async/', (o: TestOrder) => leadBody(o, { sourceComment: '\u0000' }), 'sourceComment'],
-    ['/v1/lead/create/', (o: TestOrder) => ({ lead_type: 'straight', client_phone: '+79161230000', order_id: o.id, order_code: o.code, client_name: 'x\u0000' }), 'client_name'],
+    [
+      '/v1/lead/create/',
+      (o: TestOrder) => ({ lead_type: 'straight', client_phone: '+79161230000', order_id: o.id, order_code: o.code, client_name: 'x\u0000' }),
+      'client_name',
+    ],
     ['/v2/lead/create/', (o: TestOrder) => leadBody(o, { customValues: { '1': 'x\u0000' } }), 'customValues.1'],
   ])('refuses a NUL character in %s with 400 naming %s, storing and queueing nothing', async (path, body, field) => {
     const before = await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`);
@@ -31,11 +39,19 @@ describe('unsafe input and the order of refusals', () => {
 
   it('refuses lone surrogates and absurd nesting with 400, storing and queueing nothing', async () => {
     const before = await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`);
-    const lone = await request(t.http).post('/v2/lead/create-async/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json')
-      .send(JSON.stringify(leadBody(order)).replace(/}$/, ',"name":"\\udc00"}')).expect(400);
+    const lone = await request(t.http)
+      .post('/v2/lead/create-async/')
+      .set('X-Api-Key', t.apiKey)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(leadBody(order)).replace(/}$/, ',"name":"\\udc00"}'))
+      .expect(400);
     expect(lone.body.data.errors).toEqual([{ field: 'name', message: 'must be well-formed Unicode (no lone surrogates)' }]);
-    const deep = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json')
-      .send(`{"name":"x","zz":${'['.repeat(1500)}${']'.repeat(1500)}}`).expect(400);
+    const deep = await request(t.http)
+      .post('/v2/lead/create/')
+      .set('X-Api-Key', t.apiKey)
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"x","zz":${'['.repeat(1500)}${']'.repeat(1500)}}`)
+      .expect(400);
     expect(deep.body.data.errors[0].message).toMatch(/deeper than/);
     expect(await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`)).toBe(before);
   });

@@ -90,7 +90,11 @@ describe('job recovery: no accepted job stays queued', () => {
 
     expect(await t.app.get(LeadsService).settleLostJobs()).toBe(2);
     for (const jobId of [gone, failed]) {
-      expect(await jobState(jobId)).toMatchObject({ status: 'failed', leadId: null, errors: [{ field: '', message: expect.stringContaining('send it again') }] });
+      expect(await jobState(jobId)).toMatchObject({
+        status: 'failed',
+        leadId: null,
+        errors: [{ field: '', message: expect.stringContaining('send it again') }],
+      });
     }
     expect(await jobState(waiting)).toMatchObject({ status: 'queued' });
     expect(await t.app.get(LeadsService).settleLostJobs()).toBe(0);
@@ -98,7 +102,7 @@ describe('job recovery: no accepted job stays queued', () => {
     await t.app.get(LeadsService).settleLostJobs();
   });
 
-  it("logs pg-boss losing its connections once when it starts and once when it recovers, not once per error", async () => {
+  it('logs pg-boss losing its connections once when it starts and once when it recovers, not once per error', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const info = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
@@ -111,7 +115,10 @@ describe('job recovery: no accepted job stays queued', () => {
       }
       const deadline = Date.now() + 10_000;
       while (!lines().some((l) => l.includes('reachable again')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      expect(lines()).toEqual([expect.stringMatching(/^pg-boss: database unreachable \(57P01 admin_shutdown\)$/), expect.stringMatching(/^pg-boss: database reachable again after \d+s$/)]);
+      expect(lines()).toEqual([
+        expect.stringMatching(/^pg-boss: database unreachable \(57P01 admin_shutdown\)$/),
+        expect.stringMatching(/^pg-boss: database reachable again after \d+s$/),
+      ]);
     } finally {
       warn.mockRestore();
       info.mockRestore();

@@ -20,7 +20,11 @@ async function waitForJob(t: TestApp, jobId: string, timeoutMs = 15_000): Promis
 describe('asynchronous lead creation', () => {
   let t: TestApp;
   let order: TestOrder;
-  const post = (path: string, body: unknown) => request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body as object);
+  const post = (path: string, body: unknown) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', t.apiKey)
+      .send(body as object);
   const jobRows = async (id: string) => (await t.ds.query(`SELECT count(*)::int AS n FROM lead_async_job WHERE id = $1`, [id]))[0].n as number;
   const leadsOfJob = (id: string) => t.ds.query<{ id: number }[]>(`SELECT id FROM lead WHERE job_id = $1`, [id]);
 
@@ -51,7 +55,12 @@ describe('asynchronous lead creation', () => {
       createdAt: expect.stringMatching(/\+00:00$/),
       finishedAt: expect.stringMatching(/\+00:00$/),
     });
-    const lead = (await request(t.http).get(`/v2/lead/detail/${Number(job.leadId)}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data;
+    const lead = (
+      await request(t.http)
+        .get(`/v2/lead/detail/${Number(job.leadId)}/`)
+        .set('X-Api-Key', t.apiKey)
+        .expect(200)
+    ).body.data;
     expect(lead).toMatchObject({ name: 'Async Anna', phone: body.phone, orderId: order.id, orderCode: order.code });
   });
 
@@ -147,7 +156,9 @@ describe('asynchronous lead creation', () => {
     const b = await post('/v2/lead/create-async/', body).set('Idempotency-Key', 'async-k1').expect(200);
     expect(b.headers['x-job-id']).toBe(a.headers['x-job-id']);
     expect(b.body).toEqual({ success: true, message: '', data: [] });
-    await post('/v2/lead/create-async/', { ...body, name: 'other' }).set('Idempotency-Key', 'async-k1').expect(409);
+    await post('/v2/lead/create-async/', { ...body, name: 'other' })
+      .set('Idempotency-Key', 'async-k1')
+      .expect(409);
     expect((await t.ds.query(`SELECT count(*)::int AS n FROM lead_async_job WHERE payload->>'phone' = $1`, [body.phone]))[0].n).toBe(1);
   });
 

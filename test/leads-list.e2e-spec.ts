@@ -66,10 +66,17 @@ describe('GET /v2/lead/: pagination, filters, exact totals', () => {
     const statuses = [1, 2, 3, 10, 20, 30];
     const at = (ms: number, us = 0) => `${new Date(ms).toISOString().slice(0, 23)}${String(us).padStart(3, '0')}Z`;
     for (const order of [a, b]) {
-      const rows = Array.from({ length: 300 }, () => ({ createdAt: at(BASE + Math.floor(r() * 240 * HOUR), Math.floor(r() * 1000)), statusId: statuses[Math.floor(r() * statuses.length)] }));
+      const rows = Array.from({ length: 300 }, () => ({
+        createdAt: at(BASE + Math.floor(r() * 240 * HOUR), Math.floor(r() * 1000)),
+        statusId: statuses[Math.floor(r() * statuses.length)],
+      }));
       // Leads on and next to hour boundaries.
       for (let h = 1; h < 240; h += 7) {
-        rows.push({ createdAt: at(BASE + h * HOUR), statusId: 1 }, { createdAt: at(BASE + h * HOUR - 1, 999), statusId: 2 }, { createdAt: at(BASE + h * HOUR, 1), statusId: 10 });
+        rows.push(
+          { createdAt: at(BASE + h * HOUR), statusId: 1 },
+          { createdAt: at(BASE + h * HOUR - 1, 999), statusId: 2 },
+          { createdAt: at(BASE + h * HOUR, 1), statusId: 10 },
+        );
       }
       await insertLeads(order, rows);
     }
@@ -187,7 +194,14 @@ describe('GET /v2/lead/: pagination, filters, exact totals', () => {
     for (const path of ['/v2/lead/create', '/v2/lead/create-async', '/v2/lead/update/{leadId}', '/v1/lead/create', '/v1/lead/update/{lead_id}']) {
       expect({ path, post: !!doc.paths[path]?.post }).toEqual({ path, post: true });
     }
-    for (const path of ['/v2/lead', '/v2/lead/detail/{leadId}', '/v2/lead/create-async/{jobId}', '/v1/lead/detail/{lead_id}', '/v2/lead-status', '/v2/call-status']) {
+    for (const path of [
+      '/v2/lead',
+      '/v2/lead/detail/{leadId}',
+      '/v2/lead/create-async/{jobId}',
+      '/v1/lead/detail/{lead_id}',
+      '/v2/lead-status',
+      '/v2/call-status',
+    ]) {
       expect({ path, get: !!doc.paths[path]?.get }).toEqual({ path, get: true });
     }
     const params = doc.paths['/v2/lead'].get.parameters.map((p: { name: string }) => p.name);

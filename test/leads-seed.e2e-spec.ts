@@ -15,11 +15,18 @@ describe('demo leads', () => {
   });
 
   it('seeds a few hundred valid leads across the demo orders, some secondary, consistently linked', async () => {
-    const leads: { id: number; orderId: number; phone: string; previousLeadId: number | null; nextLeadId: number | null; isSecondary: boolean; statusId: number }[] =
-      await t.ds.query(
-        `SELECT id, order_id AS "orderId", phone, previous_lead_id AS "previousLeadId", next_lead_id AS "nextLeadId",
+    const leads: {
+      id: number;
+      orderId: number;
+      phone: string;
+      previousLeadId: number | null;
+      nextLeadId: number | null;
+      isSecondary: boolean;
+      statusId: number;
+    }[] = await t.ds.query(
+      `SELECT id, order_id AS "orderId", phone, previous_lead_id AS "previousLeadId", next_lead_id AS "nextLeadId",
                 is_secondary AS "isSecondary", status_id AS "statusId" FROM lead`,
-      );
+    );
     expect(leads.length).toBeGreaterThanOrEqual(200);
     expect(new Set(leads.map((l) => l.orderId)).size).toBeGreaterThanOrEqual(3);
     expect(leads.filter((l) => l.isSecondary).length).toBeGreaterThan(5);

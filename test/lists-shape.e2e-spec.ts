@@ -56,7 +56,10 @@ describe('lead lists whatever the ids of an order look like', () => {
     let captured = { sql: '', params: [] as unknown[] };
     const spy = { query: (sql: string, params: unknown[]) => ((captured = { sql, params }), Promise.resolve([])) };
     await repo.listPage(spy, f, offset, limit, { minId: stats.minId!, maxId: stats.maxId! });
-    const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] = await t.ds.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${captured.sql}`, captured.params);
+    const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] = await t.ds.query(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${captured.sql}`,
+      captured.params,
+    );
     const walk = (n: PlanNode): number =>
       (n['Node Type'].includes('Scan') ? n['Actual Rows'] * n['Actual Loops'] + (n['Rows Removed by Filter'] ?? 0) : 0) +
       (n.Plans ?? []).reduce((s, c) => s + walk(c), 0);
@@ -73,7 +76,10 @@ describe('lead lists whatever the ids of an order look like', () => {
     ];
     for (const [f, offset] of cases) {
       const q = [`orderIds=${f.orderIds!.join(',')}`, ...(f.statusIds ? [`statusIds=${f.statusIds.join(',')}`] : []), `offset=${offset}`, 'limit=100'];
-      const res = await request(t.http).get(`/v2/lead/?${q.join('&')}`).set('X-Api-Key', t.apiKey).expect(200);
+      const res = await request(t.http)
+        .get(`/v2/lead/?${q.join('&')}`)
+        .set('X-Api-Key', t.apiKey)
+        .expect(200);
       expect({ f, offset, ids: res.body.data.list.map((l: { id: number }) => l.id) }).toEqual({ f, offset, ids: await plainIds(f, offset, 100) });
       // A few pages' worth (index entries, the rows fetched, their orders): far below the 30,000 leads between the two ends.
       expect({ f, offset, touched: (await rowsTouched(f, offset, 100)) < 10 * (offset + 100) }).toEqual({ f, offset, touched: true });
@@ -83,7 +89,10 @@ describe('lead lists whatever the ids of an order look like', () => {
   it('returns the plain query rows when orders x statuses are too many to read one by one', async () => {
     const statusIds = Array.from({ length: 40 }, (_, i) => i + 1);
     const f: LeadFilter = { orderIds: [paused.id, filler.id], statusIds };
-    const res = await request(t.http).get(`/v2/lead/?orderIds=${f.orderIds!.join(',')}&statusIds=${statusIds.join(',')}&offset=3&limit=50`).set('X-Api-Key', t.apiKey).expect(200);
+    const res = await request(t.http)
+      .get(`/v2/lead/?orderIds=${f.orderIds!.join(',')}&statusIds=${statusIds.join(',')}&offset=3&limit=50`)
+      .set('X-Api-Key', t.apiKey)
+      .expect(200);
     expect(res.body.data.list.map((l: { id: number }) => l.id)).toEqual(await plainIds(f, 3, 50));
   });
 });

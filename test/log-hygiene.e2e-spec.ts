@@ -105,21 +105,37 @@ describe('log hygiene: no personal data, key material or query parameters in log
     const email = secret(`hygiene.person.${process.pid}@example.com`);
     const body = { email, name: secret('Евлампия'), lastName: secret('Сидоровская') };
     await request(t.http).post('/v2/user/create/').set('X-Api-Key', t.apiKey).send(body).expect(200);
-    await request(t.http).post('/v2/user/create/').set('X-Api-Key', t.apiKey).send({ ...body, email: email.toUpperCase() }).expect(409);
+    await request(t.http)
+      .post('/v2/user/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send({ ...body, email: email.toUpperCase() })
+      .expect(409);
     secret(email.toUpperCase());
     expectNothingPrivateLogged();
   });
 
   it('an API key name conflict is a 409 and neither key prefix nor hash is logged', async () => {
-    const first = await request(t.http).post('/v2/api-key/create/').set('X-Api-Key', t.apiKey).send({ name: 'hygiene-crm', scopes: ['api'] }).expect(200);
+    const first = await request(t.http)
+      .post('/v2/api-key/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send({ name: 'hygiene-crm', scopes: ['api'] })
+      .expect(200);
     const key = secret(first.body.data.key as string);
     secret(keyPrefix(key));
-    await request(t.http).post('/v2/api-key/create/').set('X-Api-Key', t.apiKey).send({ name: 'hygiene-crm', scopes: ['api'] }).expect(409);
+    await request(t.http)
+      .post('/v2/api-key/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send({ name: 'hygiene-crm', scopes: ['api'] })
+      .expect(409);
     expectNothingPrivateLogged();
   });
 
   it('a lead whose ip PostgreSQL refuses is a 400 naming the field, never echoing the value or logging the lead', async () => {
-    const res = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).send(privateLead(order, { ip: ZONE_IP })).expect(400);
+    const res = await request(t.http)
+      .post('/v2/lead/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send(privateLead(order, { ip: ZONE_IP }))
+      .expect(400);
     // Refused by the input checks or, behind them, by PostgreSQL (22P02): either way the field, not the value.
     expect(res.body.success).toBe(false);
     expect(res.body.data.errors).toEqual([expect.objectContaining({ field: 'ip' })]);
@@ -132,7 +148,12 @@ describe('log hygiene: no personal data, key material or query parameters in log
     // lead.ip is varchar(45): a zone id makes the address longer (22001, value too long), as it reached the database before the DTO bound.
     const lead = privateLead(order);
     const err = await t.ds
-      .query(`INSERT INTO lead (order_id, name, phone, lead_type, utc_offset, ip) VALUES ($1, $2, $3, 'straight', 3, $4)`, [order.id, lead.name, lead.phone, ZONE_IP])
+      .query(`INSERT INTO lead (order_id, name, phone, lead_type, utc_offset, ip) VALUES ($1, $2, $3, 'straight', 3, $4)`, [
+        order.id,
+        lead.name,
+        lead.phone,
+        ZONE_IP,
+      ])
       .then(
         () => null,
         (e: unknown) => e,
@@ -145,9 +166,15 @@ describe('log hygiene: no personal data, key material or query parameters in log
     new ApiExceptionFilter(t.ds).catch(err, host);
     expect(sent).toEqual({
       status: 400,
-      body: { success: false, message: 'Invalid input: ip: is longer than 45 characters', data: { errors: [{ field: 'ip', message: 'is longer than 45 characters' }] } },
+      body: {
+        success: false,
+        message: 'Invalid input: ip: is longer than 45 characters',
+        data: { errors: [{ field: 'ip', message: 'is longer than 45 characters' }] },
+      },
     });
-    expect(capture.text()).toMatch(/input refused by the database: QueryFailedError 22001 string_data_right_truncation type=character varying\(45\) in INSERT INTO lead #[0-9a-f]{8} \[request hygiene-22xxx\]/);
+    expect(capture.text()).toMatch(
+      /input refused by the database: QueryFailedError 22001 string_data_right_truncation type=character varying\(45\) in INSERT INTO lead #[0-9a-f]{8} \[request hygiene-22xxx\]/,
+    );
     expectNothingPrivateLogged();
   });
 
@@ -202,7 +229,10 @@ describe('log hygiene: no personal data, key material or query parameters in log
     }
     // No other line reports the lost connections one by one (pg-boss's workers, TypeORM, the filter).
     const perFailure = capture.lines.filter(
-      (l) => /terminating connection|Connection terminated|administrator command|57P01|ECONNREFUSED/i.test(l) && !/database unreachable \(/.test(l) && !/^debug /.test(l),
+      (l) =>
+        /terminating connection|Connection terminated|administrator command|57P01|ECONNREFUSED/i.test(l) &&
+        !/database unreachable \(/.test(l) &&
+        !/^debug /.test(l),
     );
     expect(perFailure).toEqual([]);
     expectNothingPrivateLogged();

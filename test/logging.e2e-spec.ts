@@ -17,7 +17,11 @@ async function stdoutLines(fn: () => unknown): Promise<Record<string, unknown>[]
   } finally {
     spy.mockRestore();
   }
-  return raw.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return raw
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('logs through pino (LOG_FORMAT=json)', () => {
@@ -35,7 +39,9 @@ describe('logs through pino (LOG_FORMAT=json)', () => {
   it('writes one JSON object per line, and every line of a request carries its id', async () => {
     // An unexpected failure inside the request: the exception filter logs it, then the access line follows.
     const failure = jest.spyOn(UsersService.prototype, 'listUsers').mockRejectedValueOnce(new Error('boom in a test'));
-    const lines = await stdoutLines(() => request(t.http).get('/v2/user/list/?email=x@example.com').set('X-Api-Key', t.apiKey).set('X-Request-Id', 'pino-1').expect(500));
+    const lines = await stdoutLines(() =>
+      request(t.http).get('/v2/user/list/?email=x@example.com').set('X-Api-Key', t.apiKey).set('X-Request-Id', 'pino-1').expect(500),
+    );
     failure.mockRestore();
     const ofRequest = lines.filter((l) => JSON.stringify(l).includes('pino-1'));
     expect(ofRequest.map((l) => [l.level, l.context])).toEqual([
@@ -77,7 +83,9 @@ describe('logs through pino (LOG_FORMAT=json)', () => {
 
 describe('LOG_FORMAT=text', () => {
   it('is one plain line per event: no ANSI colour codes, the request id at the end', () => {
-    const line = textLine(JSON.stringify({ level: 'warn', time: '2026-01-01T00:00:00.000Z', context: 'HTTP', msg: 'GET / 200', requestId: 'r-1', status: 200 }));
+    const line = textLine(
+      JSON.stringify({ level: 'warn', time: '2026-01-01T00:00:00.000Z', context: 'HTTP', msg: 'GET / 200', requestId: 'r-1', status: 200 }),
+    );
     expect(line).toBe('2026-01-01T00:00:00.000Z WARN  [HTTP] GET / 200 status=200 requestId=r-1\n');
     expect(line).not.toContain('\u001b[');
   });

@@ -2,14 +2,7 @@ import request from 'supertest';
 import { DemoSeeder, DemoSeedStep } from '../src/database/seed/demo-seeder';
 import { NotificationType, wantsChannel } from '../src/modules/notifications/domain/notification';
 import { DEMO_NOTIFICATIONS } from '../src/modules/notifications/notifications.seed';
-import {
-  deliveriesOfTitle,
-  insertUser,
-  notificationBody,
-  notificationFootprint,
-  postNotification,
-  TestUserFields,
-} from './factories/notifications';
+import { deliveriesOfTitle, insertUser, notificationBody, notificationFootprint, postNotification, TestUserFields } from './factories/notifications';
 import { eventually, FakeBot, FakeSmtp, startFakeBot, startFakeSmtp } from './support/fake-servers';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -40,8 +33,7 @@ describe('notifications, both channels configured (real SMTP server and bot endp
 
   const mailsTitled = (title: string) => smtp.messages.filter((m) => m.subject.endsWith(title));
   const botMessagesTitled = (title: string) => bot.requests.filter((r) => String(r.body.text).startsWith(`${title}\n`));
-  const list = (userId: number | string, extra = '') =>
-    request(t.http).get(`/v1/notification/?userId=${userId}${extra}`).set('X-Api-Key', t.apiKey);
+  const list = (userId: number | string, extra = '') => request(t.http).get(`/v1/notification/?userId=${userId}${extra}`).set('X-Api-Key', t.apiKey);
 
   describe('a group notification, every combination of preferences', () => {
     // 32 active moderators: e-mail on/off x urgent-only or not, messenger on/off x urgent-only or not x chat id or not.
@@ -50,7 +42,8 @@ describe('notifications, both channels configured (real SMTP server and bot endp
       for (const emailPriority of [null, 'urgent'] as const)
         for (const telegramEnabled of [false, true])
           for (const telegramPriority of [null, 'urgent'] as const)
-            for (const chat of [false, true]) combos.push({ emailEnabled, emailPriority, telegramEnabled, telegramPriority, telegramChatId: chat ? 'x' : null });
+            for (const chat of [false, true])
+              combos.push({ emailEnabled, emailPriority, telegramEnabled, telegramPriority, telegramChatId: chat ? 'x' : null });
     let users: { id: number; email: string; f: TestUserFields }[];
     let outsider: number;
     let inactive: number;
@@ -78,47 +71,71 @@ describe('notifications, both channels configured (real SMTP server and bot endp
       return rows.sort((a, b) => a.userId - b.userId || a.channel.localeCompare(b.channel));
     };
 
-    it.each(['default', 'urgent'] as const)('%s: stored per recipient and channel, e-mails and messages actually received by exactly those users', async (type) => {
-      const body = notificationBody({ type, level: 'warning', group: 'moderator', text: 'Queue "Realty" has 120 waiting leads.\nPlease join.' });
-      const res = await postNotification(t, 'group', body).expect(200);
-      expect(res.body).toEqual({ success: true, message: '', data: [] });
+    it.each(['default', 'urgent'] as const)(
+      '%s: stored per recipient and channel, e-mails and messages actually received by exactly those users',
+      async (type) => {
+        const body = notificationBody({ type, level: 'warning', group: 'moderator', text: 'Queue "Realty" has 120 waiting leads.\nPlease join.' });
+        const res = await postNotification(t, 'group', body).expect(200);
+        expect(res.body).toEqual({ success: true, message: '', data: [] });
 
-      const want = expected(type);
-      const stored = await deliveriesOfTitle(t.ds, body.title);
-      expect(stored.map(({ userId, channel, address }) => ({ userId, channel, address }))).toEqual(want);
-      expect(stored.some((d) => d.userId === outsider || d.userId === inactive)).toBe(false);
-      // The rule is not vacuous: some users get each channel, some do not.
-      expect(want.filter((w) => w.channel === 'email').length).toBeGreaterThan(0);
-      expect(want.filter((w) => w.channel === 'messenger').length).toBeGreaterThan(0);
+        const want = expected(type);
+        const stored = await deliveriesOfTitle(t.ds, body.title);
+        expect(stored.map(({ userId, channel, address }) => ({ userId, channel, address }))).toEqual(want);
+        expect(stored.some((d) => d.userId === outsider || d.userId === inactive)).toBe(false);
+        // The rule is not vacuous: some users get each channel, some do not.
+        expect(want.filter((w) => w.channel === 'email').length).toBeGreaterThan(0);
+        expect(want.filter((w) => w.channel === 'messenger').length).toBeGreaterThan(0);
 
-      const wantEmails = want.filter((w) => w.channel === 'email').map((w) => w.address).sort();
-      const wantChats = want.filter((w) => w.channel === 'messenger').map((w) => w.address).sort();
-      await eventually(async () => {
-        const rows = await deliveriesOfTitle(t.ds, body.title);
-        return rows.every((r) => r.status === (r.channel === 'inbox' ? 'delivered' : 'sent'));
-      }, 20_000, 'every delivery sent');
+        const wantEmails = want
+          .filter((w) => w.channel === 'email')
+          .map((w) => w.address)
+          .sort();
+        const wantChats = want
+          .filter((w) => w.channel === 'messenger')
+          .map((w) => w.address)
+          .sort();
+        await eventually(
+          async () => {
+            const rows = await deliveriesOfTitle(t.ds, body.title);
+            return rows.every((r) => r.status === (r.channel === 'inbox' ? 'delivered' : 'sent'));
+          },
+          20_000,
+          'every delivery sent',
+        );
 
-      const mails = mailsTitled(body.title);
-      expect(mails.flatMap((m) => m.to).sort()).toEqual(wantEmails);
-      for (const m of mails) {
-        expect(m.from).toBe('alerts@callcenter.test');
-        expect(m.subject).toBe(type === 'urgent' ? `[URGENT] ${body.title}` : body.title);
-        expect(m.text).toBe(body.text);
-      }
-      const messages = botMessagesTitled(body.title);
-      expect(messages.map((m) => m.body.chatId).sort()).toEqual(wantChats);
-      for (const m of messages) {
-        expect(m.body).toEqual({ chatId: expect.any(String), text: `${body.title}\n\n${body.text}`, urgent: type === 'urgent', level: 'warning', notificationId: expect.any(Number) });
-      }
+        const mails = mailsTitled(body.title);
+        expect(mails.flatMap((m) => m.to).sort()).toEqual(wantEmails);
+        for (const m of mails) {
+          expect(m.from).toBe('alerts@callcenter.test');
+          expect(m.subject).toBe(type === 'urgent' ? `[URGENT] ${body.title}` : body.title);
+          expect(m.text).toBe(body.text);
+        }
+        const messages = botMessagesTitled(body.title);
+        expect(messages.map((m) => m.body.chatId).sort()).toEqual(wantChats);
+        for (const m of messages) {
+          expect(m.body).toEqual({
+            chatId: expect.any(String),
+            text: `${body.title}\n\n${body.text}`,
+            urgent: type === 'urgent',
+            level: 'warning',
+            notificationId: expect.any(Number),
+          });
+        }
 
-      const after = await deliveriesOfTitle(t.ds, body.title);
-      for (const d of after.filter((r) => r.channel !== 'inbox')) expect(d).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
-    }, 40_000);
+        const after = await deliveriesOfTitle(t.ds, body.title);
+        for (const d of after.filter((r) => r.channel !== 'inbox')) expect(d).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
+      },
+      40_000,
+    );
 
     it('urgent-only users get the urgent notification and not the default one', async () => {
-      const urgentOnly = users.find((u) => u.f.emailEnabled && u.f.emailPriority === 'urgent' && u.f.telegramEnabled && u.f.telegramPriority === 'urgent' && u.f.telegramChatId)!;
+      const urgentOnly = users.find(
+        (u) => u.f.emailEnabled && u.f.emailPriority === 'urgent' && u.f.telegramEnabled && u.f.telegramPriority === 'urgent' && u.f.telegramChatId,
+      )!;
       const page = (await list(urgentOnly.id).expect(200)).body.data;
-      const byType = Object.fromEntries(page.list.map((n: { type: string; deliveries: { channel: string }[] }) => [n.type, n.deliveries.map((d) => d.channel)]));
+      const byType = Object.fromEntries(
+        page.list.map((n: { type: string; deliveries: { channel: string }[] }) => [n.type, n.deliveries.map((d) => d.channel)]),
+      );
       expect(byType).toEqual({ default: ['inbox'], urgent: ['inbox', 'email', 'messenger'] });
       const urgentTitle = page.list.find((n: { type: string }) => n.type === 'urgent').title;
       const defaultTitle = page.list.find((n: { type: string }) => n.type === 'default').title;
@@ -131,7 +148,13 @@ describe('notifications, both channels configured (real SMTP server and bot endp
 
   it('a private notification reaches that user on every channel they enabled, with the message id stable per delivery', async () => {
     const u = await insertUser(t.ds, { accessGroup: 'client', emailEnabled: true, telegramEnabled: true, telegramChatId: '5551001' });
-    const body = notificationBody({ type: 'urgent', level: 'danger', user_id: u.id, title: 'Запись разговора недоступна', text: 'Проверьте настройки записи — «Недвижимость»' });
+    const body = notificationBody({
+      type: 'urgent',
+      level: 'danger',
+      user_id: u.id,
+      title: 'Запись разговора недоступна',
+      text: 'Проверьте настройки записи — «Недвижимость»',
+    });
     await postNotification(t, 'private', body).expect(200);
     const mail = await eventually(() => mailsTitled(body.title)[0], 15_000, 'the e-mail');
     expect(mail.to).toEqual([u.email]);
@@ -165,16 +188,26 @@ describe('notifications, both channels configured (real SMTP server and bot endp
   });
 
   it('an undeliverable message ends failed after the retries, never dropped, visible through the management endpoint; the rest of its batch is sent once', async () => {
-    const u = await insertUser(t.ds, { accessGroup: 'client', email: 'nobody@bounce.test', emailEnabled: true, telegramEnabled: true, telegramChatId: 'fail-1' });
+    const u = await insertUser(t.ds, {
+      accessGroup: 'client',
+      email: 'nobody@bounce.test',
+      emailEnabled: true,
+      telegramEnabled: true,
+      telegramChatId: 'fail-1',
+    });
     const ok = await insertUser(t.ds, { accessGroup: 'client', emailEnabled: true, telegramEnabled: true, telegramChatId: '5551003' });
     const body = notificationBody({ type: 'urgent', group: 'client' });
     await postNotification(t, 'group', body).expect(200);
 
-    const page = await eventually(async () => {
-      const res = await list(u.id).expect(200);
-      const n = res.body.data.list.find((x: { title: string }) => x.title === body.title);
-      return n.deliveries.every((d: { status: string }) => d.status !== 'pending') ? n : undefined;
-    }, 30_000, 'the deliveries to settle');
+    const page = await eventually(
+      async () => {
+        const res = await list(u.id).expect(200);
+        const n = res.body.data.list.find((x: { title: string }) => x.title === body.title);
+        return n.deliveries.every((d: { status: string }) => d.status !== 'pending') ? n : undefined;
+      },
+      30_000,
+      'the deliveries to settle',
+    );
     expect(page.deliveries).toEqual([
       { channel: 'inbox', status: 'delivered', attempts: 0, lastError: null, sentAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/) },
       { channel: 'email', status: 'failed', attempts: 3, lastError: expect.stringContaining('550'), sentAt: null },
@@ -186,7 +219,10 @@ describe('notifications, both channels configured (real SMTP server and bot endp
     expect(new Set(tries.map((r) => r.headers['idempotency-key'])).size).toBe(1);
     // The reachable user in the same batches got each message exactly once, though the batch was retried.
     const okDeliveries = (await deliveriesOfTitle(t.ds, body.title)).filter((d) => d.userId === ok.id && d.channel !== 'inbox');
-    expect(okDeliveries.map((d) => [d.channel, d.status, d.attempts])).toEqual([['email', 'sent', 1], ['messenger', 'sent', 1]]);
+    expect(okDeliveries.map((d) => [d.channel, d.status, d.attempts])).toEqual([
+      ['email', 'sent', 1],
+      ['messenger', 'sent', 1],
+    ]);
     expect(botMessagesTitled(body.title).filter((r) => r.body.chatId === '5551003')).toHaveLength(1);
     expect(mailsTitled(body.title).filter((m) => m.to.includes(ok.email))).toHaveLength(1);
   }, 45_000);
@@ -218,7 +254,8 @@ describe('notifications, both channels configured (real SMTP server and bot endp
     }
     cases.push(['group: unknown group', 'group', { ...base, group: 'operators' }, 'group']);
     cases.push(['group: empty group', 'group', { ...base, group: '' }, 'group']);
-    for (const bad of [0, -1, 1.5, '7', 2_147_483_648, true]) cases.push([`private: user_id ${JSON.stringify(bad)}`, 'private', { ...base, user_id: bad }, 'user_id']);
+    for (const bad of [0, -1, 1.5, '7', 2_147_483_648, true])
+      cases.push([`private: user_id ${JSON.stringify(bad)}`, 'private', { ...base, user_id: bad }, 'user_id']);
 
     it.each(cases)('%s', async (_name, kind, body, field) => {
       const before = await notificationFootprint(t.ds);
@@ -319,7 +356,9 @@ describe('notifications, both channels configured (real SMTP server and bot endp
       expect(first.next).toBe(2);
       const second = (await list(userId, `&offset=${first.next}&limit=2`).expect(200)).body.data;
       expect(second.next).toBe(second.total);
-      expect([...first.list, ...second.list].map((n: { id: number }) => n.id)).toEqual((await list(userId).expect(200)).body.data.list.map((n: { id: number }) => n.id));
+      expect([...first.list, ...second.list].map((n: { id: number }) => n.id)).toEqual(
+        (await list(userId).expect(200)).body.data.list.map((n: { id: number }) => n.id),
+      );
       const beyond = (await list(userId, '&offset=50').expect(200)).body.data;
       expect(beyond).toEqual({ list: [], next: 50, total: first.total });
     });
@@ -331,8 +370,17 @@ describe('notifications, both channels configured (real SMTP server and bot endp
       expect(res.body).toEqual({ success: false, message: expect.any(String), data: [] });
     });
 
-    it.each([['', 'missing'], ['0', 'zero'], ['-1', 'negative'], ['abc', 'not a number'], ['99999999999', 'out of range']])('rejects userId=%s (%s) with 400', async (value) => {
-      const res = await request(t.http).get(`/v1/notification/${value === '' ? '' : `?userId=${value}`}`).set('X-Api-Key', t.apiKey).expect(400);
+    it.each([
+      ['', 'missing'],
+      ['0', 'zero'],
+      ['-1', 'negative'],
+      ['abc', 'not a number'],
+      ['99999999999', 'out of range'],
+    ])('rejects userId=%s (%s) with 400', async (value) => {
+      const res = await request(t.http)
+        .get(`/v1/notification/${value === '' ? '' : `?userId=${value}`}`)
+        .set('X-Api-Key', t.apiKey)
+        .expect(400);
       expect(res.body.data.errors[0].field).toBe('userId');
     });
 
@@ -400,7 +448,13 @@ describe('notifications, channels not configured', () => {
   });
 
   it('seeds demo notifications over the demo users, settled as history', async () => {
-    const anna = await insertUser(t.ds, { email: 'anna.smirnova@callcenter.example', accessGroup: 'call-center', telegramEnabled: true, telegramChatId: '401100203', telegramPriority: 'urgent' });
+    const anna = await insertUser(t.ds, {
+      email: 'anna.smirnova@callcenter.example',
+      accessGroup: 'call-center',
+      telegramEnabled: true,
+      telegramChatId: '401100203',
+      telegramPriority: 'urgent',
+    });
     await insertUser(t.ds, { accessGroup: 'call-center-senior', emailEnabled: true });
     const step = t.app.get<DemoSeeder, { steps: DemoSeedStep[] }>(DemoSeeder).steps.find((s) => s.name === 'notifications')!;
     expect(step.order).toBe(60);

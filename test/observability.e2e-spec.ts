@@ -35,7 +35,10 @@ describe('GET /metrics (Prometheus)', () => {
   it('needs a key with the admin scope', async () => {
     const res = await request(t.http).get('/metrics').expect(401);
     expect(res.body.success).toBe(false);
-    await request(t.http).get('/metrics').set('X-Api-Key', await t.keyWith('api')).expect(403);
+    await request(t.http)
+      .get('/metrics')
+      .set('X-Api-Key', await t.keyWith('api'))
+      .expect(403);
   });
 
   it('exposes process, Node.js and database pool metrics', async () => {
@@ -61,7 +64,11 @@ describe('GET /metrics (Prometheus)', () => {
     const before = sample(await scrape(), 'queue_backlog_jobs', { queue: 'lead.create' }) ?? 0;
     const order = await createLeadOrder(t);
     for (let i = 0; i < 3; i++) {
-      await request(t.http).post('/v2/lead/create-async/').set('X-Api-Key', t.apiKey).send(leadBody(order, { phone: testPhone() })).expect(200);
+      await request(t.http)
+        .post('/v2/lead/create-async/')
+        .set('X-Api-Key', t.apiKey)
+        .send(leadBody(order, { phone: testPhone() }))
+        .expect(200);
     }
     await new Promise((r) => setTimeout(r, 1100)); // the queue report is shared for a second
     const text = await scrape();
@@ -94,8 +101,21 @@ describe('request ids and the access log', () => {
 
   it('gives an id to, times and logs requests the body parser refuses', async () => {
     const admin = await t.keyWith('admin');
-    const before = sample(await request(t.http).get('/metrics').set('X-Api-Key', admin).then((r) => r.text), 'http_requests_total', { method: 'POST', route: '/v2/lead/create', status: '400' }) ?? 0;
-    const res = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/json').send('{"phone": ').expect(400);
+    const before =
+      sample(
+        await request(t.http)
+          .get('/metrics')
+          .set('X-Api-Key', admin)
+          .then((r) => r.text),
+        'http_requests_total',
+        { method: 'POST', route: '/v2/lead/create', status: '400' },
+      ) ?? 0;
+    const res = await request(t.http)
+      .post('/v2/lead/create/')
+      .set('X-Api-Key', t.apiKey)
+      .set('Content-Type', 'application/json')
+      .send('{"phone": ')
+      .expect(400);
     expect(res.headers['x-request-id']).toMatch(UUID);
     const text = (await request(t.http).get('/metrics').set('X-Api-Key', admin)).text;
     expect(sample(text, 'http_requests_total', { method: 'POST', route: '/v2/lead/create', status: '400' })).toBe(before + 1);
@@ -138,7 +158,14 @@ describe('ACCESS_LOG=false, LOG_FORMAT=json', () => {
       const calls = spy.mock.calls.map(([m]) => m);
       expect(calls.filter((m) => JSON.stringify(m).includes('quiet-1'))).toHaveLength(0);
       expect(calls.filter((m) => JSON.stringify(m).includes('json-1'))).toEqual([
-        { requestId: 'json-1', method: 'GET', path: '/v2/user/list/?limit=&accessGroup=', status: 200, durationMs: expect.any(Number), apiKeyId: expect.any(Number) },
+        {
+          requestId: 'json-1',
+          method: 'GET',
+          path: '/v2/user/list/?limit=&accessGroup=',
+          status: 200,
+          durationMs: expect.any(Number),
+          apiKeyId: expect.any(Number),
+        },
       ]);
     } finally {
       spy.mockRestore();

@@ -50,7 +50,12 @@ describe('OpenAPI examples on the demo dataset', () => {
       const url = buildUrl(path, op, jobId);
       const bodySchema = op.requestBody?.content['application/json']?.schema;
       const body = bodySchema ? sampleOf(doc, bodySchema) : undefined;
-      const req = method === 'get' ? request(t.http).get(url) : request(t.http).post(url).send(body as object);
+      const req =
+        method === 'get'
+          ? request(t.http).get(url)
+          : request(t.http)
+              .post(url)
+              .send(body as object);
       const res = await req.set('X-Api-Key', t.apiKey);
       if (path === '/v2/lead/create-async') jobId = res.headers['x-job-id'];
       const documented = op.responses[String(res.status)];
@@ -80,7 +85,10 @@ describe('OpenAPI examples on the demo dataset', () => {
     check(404, '/v2/order/detail/{orderId}', 'get', await request(t.http).get('/v2/order/detail/999999').set('X-Api-Key', t.apiKey));
     check(400, '/v2/lead/create', 'post', await request(t.http).post('/v2/lead/create').set('X-Api-Key', t.apiKey).send({ phone: 'x' }));
     const taken = (await request(t.http).get('/v2/order/detail/1').set('X-Api-Key', t.apiKey)).body.data.code as string;
-    const dup = await request(t.http).post('/v2/order/create').set('X-Api-Key', t.apiKey).send({ ...sampleOf(doc, doc.paths['/v2/order/create'].post.requestBody!.content['application/json'].schema!) as object, code: taken });
+    const dup = await request(t.http)
+      .post('/v2/order/create')
+      .set('X-Api-Key', t.apiKey)
+      .send({ ...(sampleOf(doc, doc.paths['/v2/order/create'].post.requestBody!.content['application/json'].schema!) as object), code: taken });
     check(409, '/v2/order/create', 'post', dup);
   });
 
@@ -103,7 +111,8 @@ describe('OpenAPI examples on the demo dataset', () => {
     for (const [name, schema] of Object.entries(doc.components.schemas)) {
       for (const [field, prop] of Object.entries(schema.properties ?? {})) {
         // uuid ids (jobs, events) are strings by design.
-        if (idLike(field) && !prop.$ref && !prop.oneOf && prop.format !== 'uuid') expect({ name, field, type: itemType(prop) }).toEqual({ name, field, type: 'integer' });
+        if (idLike(field) && !prop.$ref && !prop.oneOf && prop.format !== 'uuid')
+          expect({ name, field, type: itemType(prop) }).toEqual({ name, field, type: 'integer' });
       }
     }
     for (const { path, op } of operationsOf(doc)) {

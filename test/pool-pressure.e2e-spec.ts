@@ -40,16 +40,19 @@ describe('pool pressure: transactions never wait for a second connection', () =>
     const leads: number[] = [];
     for (let i = 0; i < CALLS + UPDATES; i++) leads.push(await createLead(t, order, { utcOffset: 3 }));
     const calls = leads.slice(0, CALLS).map((leadId, i) =>
-      request(t.http).post('/v2/call/create/').set('X-Api-Key', telephonyKey).send({
-        platformCallId: `pool-pressure-${process.pid}-${i}`,
-        leadId,
-        sipEndpointId: sipId,
-        statusId,
-        direction: 'outgoing',
-        totalDurationSeconds: 30,
-        waitTimeDurationSeconds: 30,
-        talkTimeDurationSeconds: 0,
-      }),
+      request(t.http)
+        .post('/v2/call/create/')
+        .set('X-Api-Key', telephonyKey)
+        .send({
+          platformCallId: `pool-pressure-${process.pid}-${i}`,
+          leadId,
+          sipEndpointId: sipId,
+          statusId,
+          direction: 'outgoing',
+          totalDurationSeconds: 30,
+          waitTimeDurationSeconds: 30,
+          talkTimeDurationSeconds: 0,
+        }),
     );
     // A new offset re-plans the next call inside the transaction: it needs the order's settings there.
     const updates = leads.slice(CALLS).map((leadId) => request(t.http).post(`/v2/lead/update/${leadId}/`).set('X-Api-Key', t.apiKey).send({ utcOffset: 5 }));

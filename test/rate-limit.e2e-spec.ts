@@ -46,7 +46,10 @@ describe('rate limiting (RATE_LIMIT_REQUESTS)', () => {
   it('changes nothing when it refuses a write', async () => {
     const admin = await t.keyWith('admin');
     const create = (name: string) =>
-      request(t.http).post('/v2/api-key/create/').set('X-Api-Key', admin).send({ name, scopes: ['api'] });
+      request(t.http)
+        .post('/v2/api-key/create/')
+        .set('X-Api-Key', admin)
+        .send({ name, scopes: ['api'] });
     for (let i = 0; i < LIMIT; i++) await create(`limited-${i}`).expect(200);
     await create('one-too-many').expect(429);
     const rows: unknown[] = await t.ds.query(`SELECT 1 FROM api_key WHERE name = 'one-too-many'`);

@@ -12,7 +12,11 @@ describe('reference data: sip endpoints, call scenarios, call attempt groups', (
   let t: TestApp;
   let apiOnly: string;
   const get = (path: string, key = t.apiKey) => request(t.http).get(path).set('X-Api-Key', key);
-  const post = (path: string, body: unknown, key = t.apiKey) => request(t.http).post(path).set('X-Api-Key', key).send(body as object);
+  const post = (path: string, body: unknown, key = t.apiKey) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', key)
+      .send(body as object);
   const count = async (table: string) => (await t.ds.query(`SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
 
   beforeAll(async () => {
@@ -46,7 +50,13 @@ describe('reference data: sip endpoints, call scenarios, call attempt groups', (
 
   describe('sip endpoints', () => {
     it('creates a number normalised to E.164; detail and list show it with exact types', async () => {
-      const res = await post('/v2/sip-endpoint/create/', { number: '7 (495) 123-45-67', title: 'Москва', id: 50, createdAt: '2000-01-01T00:00:00Z', extra: true }).expect(200);
+      const res = await post('/v2/sip-endpoint/create/', {
+        number: '7 (495) 123-45-67',
+        title: 'Москва',
+        id: 50,
+        createdAt: '2000-01-01T00:00:00Z',
+        extra: true,
+      }).expect(200);
       expect(res.body).toEqual({ success: true, message: '', data: { id: expect.any(Number) } });
       const id = res.body.data.id;
       expect(id).not.toBe(50);
@@ -224,7 +234,13 @@ describe('reference data: sip endpoints, call scenarios, call attempt groups', (
     });
 
     it('makes the first group the default even when asked not to; detail has every field', async () => {
-      const res = await post('/v2/call-attempt/create/', { title: 'Стандартный', intervals: [5, 30, 120, 1440], isDefault: false, id: 4, createdAt: 'x' }).expect(200);
+      const res = await post('/v2/call-attempt/create/', {
+        title: 'Стандартный',
+        intervals: [5, 30, 120, 1440],
+        isDefault: false,
+        id: 4,
+        createdAt: 'x',
+      }).expect(200);
       expect(res.body).toEqual({ success: true, message: '', data: { id: expect.any(Number) } });
       const id = res.body.data.id;
       const detail = (await get(`/v2/call-attempt/detail/${id}/`).expect(200)).body;
@@ -243,7 +259,12 @@ describe('reference data: sip endpoints, call scenarios, call attempt groups', (
         },
       });
       const second = await createCallAttemptGroup(t, { intervals: [15, 60], resetAttemptsEnabled: true, repeatLastInterval: true });
-      expect((await get(`/v2/call-attempt/detail/${second}/`)).body.data).toMatchObject({ intervals: [15, 60], isDefault: false, resetAttemptsEnabled: true, repeatLastInterval: true });
+      expect((await get(`/v2/call-attempt/detail/${second}/`)).body.data).toMatchObject({
+        intervals: [15, 60],
+        isDefault: false,
+        resetAttemptsEnabled: true,
+        repeatLastInterval: true,
+      });
       expect(await defaults()).toEqual([id]);
       const third = await createCallAttemptGroup(t, { isDefault: true, intervals: [] });
       expect(await defaults()).toEqual([third]);
@@ -285,7 +306,13 @@ describe('reference data: sip endpoints, call scenarios, call attempt groups', (
       const after = (await get(`/v2/call-attempt/detail/${id}/`)).body.data;
       expect({ ...after, updatedAt: before.updatedAt }).toEqual({ ...before, intervals: [10, 20, 40] });
       await post(`/v2/call-attempt/update/${id}`, { title: 'Стало', resetAttemptsEnabled: true, repeatLastInterval: true }, apiOnly).expect(200);
-      expect((await get(`/v2/call-attempt/detail/${id}/`)).body.data).toMatchObject({ title: 'Стало', intervals: [10, 20, 40], resetAttemptsEnabled: true, repeatLastInterval: true, isDefault: true });
+      expect((await get(`/v2/call-attempt/detail/${id}/`)).body.data).toMatchObject({
+        title: 'Стало',
+        intervals: [10, 20, 40],
+        resetAttemptsEnabled: true,
+        repeatLastInterval: true,
+        isDefault: true,
+      });
       await post(`/v2/call-attempt/update/${id}`, {}, apiOnly).expect(200);
     });
 
@@ -350,7 +377,11 @@ describe('reference data: sip endpoints, call scenarios, call attempt groups', (
     });
 
     it('answers 404 for unknown ids and 400 for bad ids', async () => {
-      expect((await post('/v2/call-attempt/update/2147483647/', { title: 'x' }).expect(404)).body).toEqual({ success: false, message: expect.any(String), data: [] });
+      expect((await post('/v2/call-attempt/update/2147483647/', { title: 'x' }).expect(404)).body).toEqual({
+        success: false,
+        message: expect.any(String),
+        data: [],
+      });
       await get('/v2/call-attempt/detail/2147483647/').expect(404);
       for (const bad of ['0', '-1', 'abc', '2147483648']) {
         const res = await post(`/v2/call-attempt/update/${bad}/`, {}).expect(400);

@@ -31,7 +31,24 @@ describe('no 5xx for client input, on every route', () => {
     await t.close();
   });
 
-  const junkValues: unknown[] = [null, -1, 0, 1.5, 1e20, '', 'x'.repeat(5000), true, [], [null], { a: 1 }, '2026-13-45', ' ', '<script>', "'; DROP TABLE lead; --", 'a\u0000b'];
+  const junkValues: unknown[] = [
+    null,
+    -1,
+    0,
+    1.5,
+    1e20,
+    '',
+    'x'.repeat(5000),
+    true,
+    [],
+    [null],
+    { a: 1 },
+    '2026-13-45',
+    ' ',
+    '<script>',
+    "'; DROP TABLE lead; --",
+    'a\u0000b',
+  ];
   // Also forms Number() would accept: none may reach a record.
   const pathJunk = ['0', '-1', 'abc', '99999999999999999999', '2147483648', '1.5', '%20', '1e3', '1e2', '0x10', '0b11', '%2B1', '1.0', '%201', '01', '%00'];
 
@@ -64,13 +81,31 @@ describe('no 5xx for client input, on every route', () => {
   }, 120_000);
 
   it('answers junk query parameters with 4xx or 200', async () => {
-    const params = ['offset', 'limit', 'orderIds', 'orderIds[]', 'leadIds', 'statusIds[]', 'userIds', 'createdAt[0]', 'createdAt[1]', 'createdAt', 'essence', 'accessGroup', 'isActive', 'agentId', 'userId'];
+    const params = [
+      'offset',
+      'limit',
+      'orderIds',
+      'orderIds[]',
+      'leadIds',
+      'statusIds[]',
+      'userIds',
+      'createdAt[0]',
+      'createdAt[1]',
+      'createdAt',
+      'essence',
+      'accessGroup',
+      'isActive',
+      'agentId',
+      'userId',
+    ];
     const values = ['-1', 'abc', '1.5', '99999999999999999999', '', '1,abc', '%00', '101', '0'];
     for (const r of routes.filter((x) => x.method === 'get')) {
       const path = fill(r.path, '1');
       for (const p of params) {
         for (const v of values) {
-          const res = await request(t.http).get(`${path}?${p}=${encodeURIComponent(v)}`).set('X-Api-Key', t.apiKey);
+          const res = await request(t.http)
+            .get(`${path}?${p}=${encodeURIComponent(v)}`)
+            .set('X-Api-Key', t.apiKey);
           if (res.status >= 500) throw new Error(`${path}?${p}=${v} -> ${res.status} ${JSON.stringify(res.body)}`);
         }
       }

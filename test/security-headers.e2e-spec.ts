@@ -38,7 +38,9 @@ describe('security headers (helmet), CORS off by default', () => {
     expect(scripts.length).toBeGreaterThanOrEqual(3);
     for (const src of scripts) {
       // Resolved as the browser does, against the page's URL.
-      await request(t.http).get(new URL(src.slice(5, -1), 'http://localhost/docs').pathname).expect(200);
+      await request(t.http)
+        .get(new URL(src.slice(5, -1), 'http://localhost/docs').pathname)
+        .expect(200);
     }
     expect(page.text).not.toMatch(/<script>(?!\s*<\/script>)/);
   });

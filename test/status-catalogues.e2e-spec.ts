@@ -73,10 +73,23 @@ describe('status catalogues: management', () => {
   });
 
   it('creates and updates call statuses; a callback status takes part in call ingestion', async () => {
-    const id = (await post('/v2/call-status/create/', { code: 'answering-machine', title: 'Answering machine', category: 'not-answered' }).expect(200)).body.data.id;
-    expect((await get(`/v2/call-status/detail/${id}/`)).body.data).toEqual({ id, code: 'answering-machine', title: 'Answering machine', category: 'not-answered', isCallback: false });
+    const id = (await post('/v2/call-status/create/', { code: 'answering-machine', title: 'Answering machine', category: 'not-answered' }).expect(200)).body
+      .data.id;
+    expect((await get(`/v2/call-status/detail/${id}/`)).body.data).toEqual({
+      id,
+      code: 'answering-machine',
+      title: 'Answering machine',
+      category: 'not-answered',
+      isCallback: false,
+    });
     await post(`/v2/call-status/update/${id}/`, { title: 'Voicemail box', isCallback: true }).expect(200);
-    expect((await get('/v2/call-status/')).body.data).toContainEqual({ id, code: 'answering-machine', title: 'Voicemail box', category: 'not-answered', isCallback: true });
+    expect((await get('/v2/call-status/')).body.data).toContainEqual({
+      id,
+      code: 'answering-machine',
+      title: 'Voicemail box',
+      category: 'not-answered',
+      isCallback: true,
+    });
   });
 
   it('needs the admin scope to change a catalogue, and the api scope to read it', async () => {
@@ -88,7 +101,8 @@ describe('status catalogues: management', () => {
 
   it('keeps one default under concurrent moves', async () => {
     const ids: number[] = [];
-    for (const code of ['race-a', 'race-b', 'race-c']) ids.push((await post('/v2/lead-status/create/', { code, title: code, category: 'in-progress' }).expect(200)).body.data.id);
+    for (const code of ['race-a', 'race-b', 'race-c'])
+      ids.push((await post('/v2/lead-status/create/', { code, title: code, category: 'in-progress' }).expect(200)).body.data.id);
     const results = await Promise.all(ids.map((id) => post(`/v2/lead-status/update/${id}/`, { isDefault: true })));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     const now = await defaults();

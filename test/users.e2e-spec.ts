@@ -11,7 +11,11 @@ describe('users', () => {
   let t: TestApp;
   let apiOnly: string;
   const get = (path: string, key = t.apiKey) => request(t.http).get(path).set('X-Api-Key', key);
-  const post = (path: string, body: unknown, key = t.apiKey) => request(t.http).post(path).set('X-Api-Key', key).send(body as object);
+  const post = (path: string, body: unknown, key = t.apiKey) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', key)
+      .send(body as object);
   const countUsers = async () => (await t.ds.query(`SELECT count(*)::int AS n FROM app_user`))[0].n as number;
 
   beforeAll(async () => {
@@ -187,7 +191,14 @@ describe('users', () => {
       const after = (await get(`/v2/user/detail/${id}/`).expect(200)).body.data;
       expect(after).toEqual({ ...before, lastName: 'Петров', autoAnswer: 7 });
 
-      await post(`/v2/user/update/${id}`, { name: null, telegramChatId: null, telegramNotificationsPriority: null, avatar: null, lastLoginAt: null, accessGroup: '' }).expect(200);
+      await post(`/v2/user/update/${id}`, {
+        name: null,
+        telegramChatId: null,
+        telegramNotificationsPriority: null,
+        avatar: null,
+        lastLoginAt: null,
+        accessGroup: '',
+      }).expect(200);
       const cleared = (await get(`/v2/user/detail/${id}/`).expect(200)).body.data;
       expect(cleared).toEqual({
         ...after,
@@ -223,7 +234,13 @@ describe('users', () => {
     it('rejects invalid fields with 400 and changes nothing', async () => {
       const id = await createUser(t, { name: 'Keep' });
       const before = (await get(`/v2/user/detail/${id}/`)).body.data;
-      for (const body of [{ name: 'New', email: null }, { name: 'New', isActive: null }, { name: 'New', autoAnswer: 20 }, { name: 'New', email: 'bad' }, { name: 'New', phoneMode: null }]) {
+      for (const body of [
+        { name: 'New', email: null },
+        { name: 'New', isActive: null },
+        { name: 'New', autoAnswer: 20 },
+        { name: 'New', email: 'bad' },
+        { name: 'New', phoneMode: null },
+      ]) {
         const res = await post(`/v2/user/update/${id}/`, body).expect(400);
         expect(res.body.data.errors.length).toBeGreaterThan(0);
       }
@@ -298,7 +315,12 @@ describe('users', () => {
       expect(cc.list).toHaveLength(2);
       expect(cc.list.every((u: { accessGroup: string }) => u.accessGroup === 'call-center')).toBe(true);
 
-      for (const [v, expected] of [['true', 4 + 3], ['1', 7], ['false', 3 + 1], ['0', 4]] as const) {
+      for (const [v, expected] of [
+        ['true', 4 + 3],
+        ['1', 7],
+        ['false', 3 + 1],
+        ['0', 4],
+      ] as const) {
         const res = (await get(`/v2/user/list/?isActive=${v}`).expect(200)).body.data;
         expect(res.total).toBe(expected);
         expect(res.list.every((u: { isActive: boolean }) => u.isActive === (v === 'true' || v === '1'))).toBe(true);

@@ -58,17 +58,26 @@ async function startReceiver() {
 /** The documented algorithm: HMAC-SHA256 over "{id}.{timestamp}.{body}" keyed by the secret's base64-decoded bytes. */
 function documentedSignature(secret: string, r: Received): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return createHmac('sha256', key).update(`${String(r.headers['webhook-id'])}.${String(r.headers['webhook-timestamp'])}.${r.body}`).digest('base64');
+  return createHmac('sha256', key)
+    .update(`${String(r.headers['webhook-id'])}.${String(r.headers['webhook-timestamp'])}.${r.body}`)
+    .digest('base64');
 }
 
-const signaturesOf = (r: Received) => String(r.headers['webhook-signature']).split(' ').map((s) => s.replace(/^v1,/, ''));
+const signaturesOf = (r: Received) =>
+  String(r.headers['webhook-signature'])
+    .split(' ')
+    .map((s) => s.replace(/^v1,/, ''));
 
 describe('webhooks (in-process receiver, compressed retry schedule)', () => {
   let t: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let paths = 0;
   const newPath = (what: string) => `/${what}-${++paths}`;
-  const post = (path: string, body: unknown = {}) => request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body as object);
+  const post = (path: string, body: unknown = {}) =>
+    request(t.http)
+      .post(path)
+      .set('X-Api-Key', t.apiKey)
+      .send(body as object);
   const get = (path: string) => request(t.http).get(path).set('X-Api-Key', t.apiKey);
 
   async function createWebhook(body: Record<string, unknown>): Promise<{ id: number; secret: string }> {
@@ -83,7 +92,15 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
 
   async function deliveriesOf(webhookId: number, status?: string) {
     const res = await get(`/v2/webhook/delivery/?webhookId=${webhookId}${status ? `&status=${status}` : ''}&limit=100`).expect(200);
-    return res.body.data.list as { id: number; eventId: string; type: string; status: string; attempts: number; lastStatusCode: number | null; lastError: string | null }[];
+    return res.body.data.list as {
+      id: number;
+      eventId: string;
+      type: string;
+      status: string;
+      attempts: number;
+      lastStatusCode: number | null;
+      lastError: string | null;
+    }[];
   }
 
   beforeAll(async () => {
@@ -127,7 +144,10 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       const list = (await get('/v2/webhook/?limit=100').expect(200)).body.data;
       expect(list).toEqual({ list: expect.arrayContaining([detail]), next: list.list.length, total: list.list.length });
       const rotated = (await post(`/v2/webhook/rotate-secret/${id}/`).expect(200)).body.data.secret;
-      for (const text of [JSON.stringify((await get(`/v2/webhook/detail/${id}`).expect(200)).body), JSON.stringify((await get('/v2/webhook').expect(200)).body)]) {
+      for (const text of [
+        JSON.stringify((await get(`/v2/webhook/detail/${id}`).expect(200)).body),
+        JSON.stringify((await get('/v2/webhook').expect(200)).body),
+      ]) {
         expect(text).not.toContain(secret.slice(6));
         expect(text).not.toContain(rotated.slice(6));
         expect(text).not.toMatch(/whsec_|"secret"/);
@@ -189,7 +209,9 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       const again = await post('/v2/webhook/create/', body).set('Idempotency-Key', key).expect(200);
       expect(again.body.data).toEqual(first.body.data);
       expect(again.headers['idempotent-replayed']).toBe('true');
-      await post('/v2/webhook/create/', { ...body, description: 'other' }).set('Idempotency-Key', key).expect(409);
+      await post('/v2/webhook/create/', { ...body, description: 'other' })
+        .set('Idempotency-Key', key)
+        .expect(409);
     });
   });
 
@@ -248,7 +270,12 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       await post(`/v2/webhook/test/${w1.id}/`).expect(200);
       await eventually(() => receiver.at(both).length >= 4 && receiver.at(createdOfB).length >= 2 && receiver.at(updatedOfA).length >= 1);
       await new Promise((r) => setTimeout(r, 500)); // anything extra would have arrived by now
-      const seen = (path: string) => receiver.at(path).map((r) => JSON.parse(r.body)).map((e) => `${e.type}:${e.data.lead?.id ?? e.data.webhookId}`).sort();
+      const seen = (path: string) =>
+        receiver
+          .at(path)
+          .map((r) => JSON.parse(r.body))
+          .map((e) => `${e.type}:${e.data.lead?.id ?? e.data.webhookId}`)
+          .sort();
       expect(seen(createdOfB)).toEqual([`lead.created:${leadB}`, `webhook.test:${w1.id}`].sort());
       expect(seen(updatedOfA)).toEqual([`lead.updated:${leadA}`]);
       expect(seen(both)).toEqual([`lead.created:${leadA}`, `lead.created:${leadB}`, `lead.updated:${leadA}`, `lead.updated:${leadB}`].sort());
@@ -373,7 +400,7 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       expect(receiver.at(path)).toHaveLength(1);
     });
 
-    it('a cursor past the events\' retention continues from the oldest retained event, and deliveries go on', async () => {
+    it("a cursor past the events' retention continues from the oldest retained event, and deliveries go on", async () => {
       const order = await createLeadOrder(t);
       const path = newPath('after-retention');
       const { id } = await createWebhook({ url: receiver.url(path), events: ['lead.created'], orderIds: [order.id] });
@@ -433,7 +460,10 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       ['https://localhost/hook', /loopback/],
       ['https://0.0.0.0/hook', /unspecified/],
     ])('refuses %s at create and update', async (url, reason) => {
-      const res = await request(http).post('/v2/webhook/create/').set('X-Api-Key', t.apiKey).send({ url, events: ['*'] });
+      const res = await request(http)
+        .post('/v2/webhook/create/')
+        .set('X-Api-Key', t.apiKey)
+        .send({ url, events: ['*'] });
       expect(res.status).toBe(400);
       expect(res.body.data.errors).toEqual([{ field: 'url', message: expect.stringMatching(reason) }]);
       const { id } = await createWebhook({ url: receiver.url('/parked'), events: ['*'], isActive: false });
@@ -442,7 +472,10 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
     });
 
     it('refuses http: unless WEBHOOK_ALLOW_HTTP', async () => {
-      const res = await request(http).post('/v2/webhook/create/').set('X-Api-Key', t.apiKey).send({ url: 'http://hooks.example.com/x', events: ['*'] });
+      const res = await request(http)
+        .post('/v2/webhook/create/')
+        .set('X-Api-Key', t.apiKey)
+        .send({ url: 'http://hooks.example.com/x', events: ['*'] });
       expect(res.status).toBe(400);
       expect(res.body.data.errors).toEqual([{ field: 'url', message: expect.stringMatching(/https/) }]);
     });

@@ -24,10 +24,8 @@ async function main(): Promise<void> {
   const keys = app.get(ApiKeysService);
   const { key } = await keys.create(`bench-${Date.now()}`, ['api', 'admin', 'telephony']);
   const address = app.getHttpServer().address() as { port: number };
-  serveCommands(
-    { url: `http://127.0.0.1:${address.port}`, apiKey: key },
-    { seed: async () => app.get(DemoSeeder).run(), ...profilerCommands() },
-    () => app.close(),
+  serveCommands({ url: `http://127.0.0.1:${address.port}`, apiKey: key }, { seed: async () => app.get(DemoSeeder).run(), ...profilerCommands() }, () =>
+    app.close(),
   );
 }
 

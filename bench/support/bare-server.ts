@@ -24,10 +24,29 @@ const DUPLICATE_WINDOW_DAYS = 30;
 
 function newLead(body: { orderId: number; phone: string; name?: string }): NewLead {
   return {
-    orderId: body.orderId, phone: body.phone, leadType: 'straight', statusId: 1, name: body.name ?? null, sourceComment: null, ip: null,
-    externalIdCrmA: null, externalIdCrmB: null, externalIdCrmC: null, externalIdCrmD: null, createMethod: 'API', source: 'organic',
-    planningCallAt: new Date(), priority: 0, utcOffset: 3, socialAId: null, socialBLogin: null, messengerUserName: null,
-    messengerPhone: null, messengerId: null, adCampaignId: null, customValues: {},
+    orderId: body.orderId,
+    phone: body.phone,
+    leadType: 'straight',
+    statusId: 1,
+    name: body.name ?? null,
+    sourceComment: null,
+    ip: null,
+    externalIdCrmA: null,
+    externalIdCrmB: null,
+    externalIdCrmC: null,
+    externalIdCrmD: null,
+    createMethod: 'API',
+    source: 'organic',
+    planningCallAt: new Date(),
+    priority: 0,
+    utcOffset: 3,
+    socialAId: null,
+    socialBLogin: null,
+    messengerUserName: null,
+    messengerPhone: null,
+    messengerId: null,
+    adCampaignId: null,
+    customValues: {},
   };
 }
 
@@ -38,7 +57,9 @@ function createLead(repo: LeadsRepository, db: Queryable | Pool, lead: NewLead):
 
 async function main(): Promise<void> {
   const pool = new Pool({ connectionString: process.env.BENCH_BARE_DATABASE_URL, max: Number(process.env.BENCH_BARE_POOL ?? 10) });
-  await pool.query(`CREATE TABLE IF NOT EXISTS bare_item (id serial PRIMARY KEY, name text, phone text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+  await pool.query(
+    `CREATE TABLE IF NOT EXISTS bare_item (id serial PRIMARY KEY, name text, phone text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
+  );
   // On the pool itself, the repository prepares its hot statements (detail, lead_create) as the service does on its DataSource.
   const repo = new LeadsRepository(pool as unknown as DataSource);
   const ok = (res: Response, data: unknown) => res.json({ success: true, message: '', data });

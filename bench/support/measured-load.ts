@@ -72,15 +72,17 @@ const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** di
 
 async function statementCosts(url: string, requests: number): Promise<StatementCost[]> {
   if (!requests) return [];
-  const rows = (await withClient(url, (c) =>
-    c.query(
-      `SELECT query, calls, total_plan_time + total_exec_time AS ms, toplevel
+  const rows = (
+    await withClient(url, (c) =>
+      c.query(
+        `SELECT query, calls, total_plan_time + total_exec_time AS ms, toplevel
          FROM pg_stat_statements
         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
           AND query NOT LIKE '%pg_stat_statements%'
         ORDER BY ms DESC LIMIT 12`,
-    ),
-  )).rows as { query: string; calls: string; ms: number; toplevel: boolean }[];
+      ),
+    )
+  ).rows as { query: string; calls: string; ms: number; toplevel: boolean }[];
   return rows.map((r) => ({
     query: r.query.replace(/\s+/g, ' ').slice(0, 160),
     callsPerRequest: round(Number(r.calls) / requests),

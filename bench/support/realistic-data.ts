@@ -37,7 +37,8 @@ const AGENTS = 20;
 
 export async function createPopulation(pool: Pool, stages: number[]): Promise<Population> {
   const order = async (code: string) =>
-    (await pool.query(`INSERT INTO call_order (code, service_title, title, status) VALUES ($1, 'Bench', $1, 'success') RETURNING id`, [code])).rows[0].id as number;
+    (await pool.query(`INSERT INTO call_order (code, service_title, title, status) VALUES ($1, 'Bench', $1, 'success') RETURNING id`, [code])).rows[0]
+      .id as number;
   const zipf: number[] = [];
   for (let k = 1; k <= 30; k++) zipf.push(await order(`bench-z${String(k).padStart(2, '0')}`));
   const paused = await order('bench-paused');
@@ -58,7 +59,7 @@ export async function createPopulation(pool: Pool, stages: number[]): Promise<Po
 /** Zipf slots: order k appears in proportion to 1/k. */
 function zipfSlots(orders: number[]): number[] {
   const h = orders.reduce((s, _, k) => s + 1 / (k + 1), 0);
-  return orders.flatMap((id, k) => new Array<number>(Math.max(1, Math.round((1000 / (k + 1)) / h))).fill(id));
+  return orders.flatMap((id, k) => new Array<number>(Math.max(1, Math.round(1000 / (k + 1) / h))).fill(id));
 }
 
 /** Grows the tables from `from` to `to` arrivals (set-based inserts in chunks). */

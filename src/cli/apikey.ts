@@ -36,7 +36,11 @@ async function main(): Promise<void> {
         console.log(`created key #${id} "${name}" (shown once):\n${key}`);
       } else if (command === 'list') {
         for (const k of await keys.list()) {
-          const state = !k.revokedAt ? 'active' : k.revokedAt > new Date() ? `active until ${k.revokedAt.toISOString()} (replaced)` : `revoked ${k.revokedAt.toISOString()}`;
+          const state = !k.revokedAt
+            ? 'active'
+            : k.revokedAt > new Date()
+              ? `active until ${k.revokedAt.toISOString()} (replaced)`
+              : `revoked ${k.revokedAt.toISOString()}`;
           console.log(`#${k.id}\t${k.name}\t${k.scopes.join(',')}\t${state}`);
         }
       } else {

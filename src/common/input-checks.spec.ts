@@ -23,7 +23,19 @@ describe('findUnsafeInput', () => {
 
   it('finds a NUL wherever it is nested in any JSON value', () => {
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k) && !k.includes('\u0000')), tie('value'), { maxKeys: 4 })),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.string(),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(
+          fc.string({ minLength: 1 }).filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k) && !k.includes('\u0000')),
+          tie('value'),
+          { maxKeys: 4 },
+        ),
+      ),
     })).value;
     fc.assert(
       fc.property(json, (v) => {
@@ -64,7 +76,10 @@ describe('findUnsafeInput: size caps', () => {
       field: 'transferNumbers',
       message: `must have at most ${MAX_ARRAY_ITEMS} items`,
     });
-    expect(findUnsafeInput({ customValues: keys(MAX_OBJECT_KEYS + 1) })).toEqual({ field: 'customValues', message: `must have at most ${MAX_OBJECT_KEYS} keys` });
+    expect(findUnsafeInput({ customValues: keys(MAX_OBJECT_KEYS + 1) })).toEqual({
+      field: 'customValues',
+      message: `must have at most ${MAX_OBJECT_KEYS} keys`,
+    });
     expect(findUnsafeInput(keys(60_000))).toEqual({ field: 'body', message: `must have at most ${MAX_OBJECT_KEYS} keys` });
     expect(findUnsafeInput({ a: [{ b: keys(MAX_OBJECT_KEYS + 1) }] })?.field).toBe('a[0].b');
   });
@@ -78,12 +93,15 @@ describe('findUnsafeInput: size caps', () => {
 
   it('refuses a hostile body without visiting its items (bounded work)', () => {
     let reads = 0;
-    const items = new Proxy(Array.from({ length: 100_000 }, () => 'x'), {
-      get(target, prop, receiver) {
-        if (typeof prop === 'string' && /^\d+$/.test(prop)) reads += 1;
-        return Reflect.get(target, prop, receiver);
+    const items = new Proxy(
+      Array.from({ length: 100_000 }, () => 'x'),
+      {
+        get(target, prop, receiver) {
+          if (typeof prop === 'string' && /^\d+$/.test(prop)) reads += 1;
+          return Reflect.get(target, prop, receiver);
+        },
       },
-    });
+    );
     expect(findUnsafeInput({ items })?.message).toMatch(/at most/);
     expect(reads).toBe(0);
   });

@@ -60,9 +60,15 @@ describe('inputRefusedByDatabase', () => {
   it('names the column of a too-long value when exactly one parameter is longer than the limit', () => {
     const tooLong = () => pgError('value too long for type character varying(45)', { code: '22001', routine: 'varchar' });
     const query = 'INSERT INTO lead (order_id, name, phone, ip) VALUES ($1, $2, $3, $4)';
-    expect(inputRefusedByDatabase(failed(query, [1, 'Анна', '+79161234567', ZONE_IP], tooLong()))).toEqual({ field: 'ip', message: 'is longer than 45 characters' });
+    expect(inputRefusedByDatabase(failed(query, [1, 'Анна', '+79161234567', ZONE_IP], tooLong()))).toEqual({
+      field: 'ip',
+      message: 'is longer than 45 characters',
+    });
     // Two candidates: no guess.
-    expect(inputRefusedByDatabase(failed(query, [1, 'x'.repeat(46), '+79161234567', ZONE_IP], tooLong()))).toEqual({ field: '', message: 'is longer than 45 characters' });
+    expect(inputRefusedByDatabase(failed(query, [1, 'x'.repeat(46), '+79161234567', ZONE_IP], tooLong()))).toEqual({
+      field: '',
+      message: 'is longer than 45 characters',
+    });
   });
 
   it('maps a NULL for a NOT NULL column and a CHECK violation, naming the column', () => {
@@ -96,13 +102,21 @@ describe('inputRefusedByDatabase', () => {
 
 describe('isDatabaseUnavailable', () => {
   it.each([
-    ['TypeORM: provider released (a transaction whose connection died)', new QueryRunnerProviderAlreadyReleasedError(), 'QueryRunnerProviderAlreadyReleasedError'],
+    [
+      'TypeORM: provider released (a transaction whose connection died)',
+      new QueryRunnerProviderAlreadyReleasedError(),
+      'QueryRunnerProviderAlreadyReleasedError',
+    ],
     ['TypeORM: runner released', new QueryRunnerAlreadyReleasedError(), 'QueryRunnerAlreadyReleasedError'],
     ['pg: connection terminated', new Error('Connection terminated unexpectedly'), 'connection terminated'],
     ['pg: connection terminated, wrapped by TypeORM', failed('SELECT 1', [], new Error('Connection terminated unexpectedly')), 'connection terminated'],
     ['pg-pool: connect timeout', new Error('timeout exceeded when trying to connect'), 'pool connect timeout'],
     ['pg: client closed', new Error('Client was closed and is not queryable'), 'client closed'],
-    ['admin shutdown (pg_terminate_backend, restart)', pgError('terminating connection due to administrator command', { code: '57P01', severity: 'FATAL' }), '57P01 admin_shutdown'],
+    [
+      'admin shutdown (pg_terminate_backend, restart)',
+      pgError('terminating connection due to administrator command', { code: '57P01', severity: 'FATAL' }),
+      '57P01 admin_shutdown',
+    ],
     ['starting up', pgError('the database system is starting up', { code: '57P03', severity: 'FATAL' }), '57P03 cannot_connect_now'],
     ['08006 wrapped by TypeORM', failed('SELECT 1', [], pgError('connection failure', { code: '08006' })), '08006 connection_failure'],
     ['too many connections', pgError('sorry, too many clients already', { code: '53300', severity: 'FATAL' }), '53300 too_many_connections'],
@@ -189,7 +203,9 @@ describe('describeDatabaseError', () => {
 
   it('describes pg errors without a SQLSTATE by a fixed label, and others with the message scrubbed', () => {
     expect(describeDatabaseError(new Error('Connection terminated unexpectedly'))).toBe('Error connection terminated');
-    expect(describeDatabaseError(new QueryRunnerProviderAlreadyReleasedError())).toBe('QueryRunnerProviderAlreadyReleasedError QueryRunnerProviderAlreadyReleasedError');
+    expect(describeDatabaseError(new QueryRunnerProviderAlreadyReleasedError())).toBe(
+      'QueryRunnerProviderAlreadyReleasedError QueryRunnerProviderAlreadyReleasedError',
+    );
     expect(describeDatabaseError(new Error('bad value "anna@example.com" for +79161234567'))).toBe('Error bad value "…" for <number>');
   });
 });

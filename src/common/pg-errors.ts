@@ -300,7 +300,9 @@ export function describeDatabaseError(err: unknown): string {
   const name = className(err);
   const e = pgError(err);
   const code = text(e?.code);
-  const query = chain(err).map((x) => text(x.query)).find(Boolean);
+  const query = chain(err)
+    .map((x) => text(x.query))
+    .find(Boolean);
   const parts = [name];
   if (code && e) {
     parts.push(stateLabel(code));

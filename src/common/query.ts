@@ -26,7 +26,11 @@ function queryLimitError(err: unknown): DomainError | null {
     return DomainError.invalidField('query', `must have at most ${QUERY_PARAMETER_LIMIT} parameters`, COMMON_ERRORS.QUERY_TOO_LONG);
   }
   if (/array limit/i.test(err.message)) {
-    return DomainError.invalidField('query', `array parameters take at most ${QUERY_ARRAY_LIMIT} elements (indexes 0..${QUERY_ARRAY_LIMIT - 1})`, COMMON_ERRORS.QUERY_TOO_LONG);
+    return DomainError.invalidField(
+      'query',
+      `array parameters take at most ${QUERY_ARRAY_LIMIT} elements (indexes 0..${QUERY_ARRAY_LIMIT - 1})`,
+      COMMON_ERRORS.QUERY_TOO_LONG,
+    );
   }
   return null;
 }
@@ -69,7 +73,10 @@ export function toInt(value: unknown): unknown {
 export function toIntArray(value: unknown): unknown {
   if (value === undefined || value === null || value === '') return undefined;
   const items: unknown[] = Array.isArray(value) ? value : typeof value === 'object' ? Object.values(value) : [value];
-  return items.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).filter((v) => v !== '').map(toInt);
+  return items
+    .flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]))
+    .filter((v) => v !== '')
+    .map(toInt);
 }
 
 export function toBool(value: unknown): unknown {

@@ -5,7 +5,9 @@ import { mainConstraintMessage, MaxItemLength, MaxItems, MaxKeys, memoiseValidat
 describe('mainConstraintMessage', () => {
   it('prefers presence, then type, then allowed values, then ranges and formats', () => {
     expect(mainConstraintMessage({ max: 'x must not be greater than 10', isInt: 'x must be an integer number' })).toBe('x must be an integer number');
-    expect(mainConstraintMessage({ maxLength: 'too long', isString: 'must be a string', isDefined: 'should not be null or undefined' })).toBe('should not be null or undefined');
+    expect(mainConstraintMessage({ maxLength: 'too long', isString: 'must be a string', isDefined: 'should not be null or undefined' })).toBe(
+      'should not be null or undefined',
+    );
     expect(mainConstraintMessage({ customRule: 'must not contain spaces', isIn: 'must be one of' })).toBe('must be one of');
     expect(mainConstraintMessage({ customRule: 'must not contain spaces' })).toBe('must not contain spaces');
     expect(mainConstraintMessage({})).toBeUndefined();
@@ -63,12 +65,15 @@ describe('oversizeFields: size caps on the raw body, before class-transformer', 
   });
 
   it('never touches the items of an oversize list', () => {
-    const items = new Proxy(Array.from({ length: 10_000 }, () => ({})), {
-      get(target, prop, receiver) {
-        if (typeof prop === 'string' && /^\d+$/.test(prop)) throw new Error('item read');
-        return Reflect.get(target, prop, receiver);
+    const items = new Proxy(
+      Array.from({ length: 10_000 }, () => ({})),
+      {
+        get(target, prop, receiver) {
+          if (typeof prop === 'string' && /^\d+$/.test(prop)) throw new Error('item read');
+          return Reflect.get(target, prop, receiver);
+        },
       },
-    });
+    );
     expect(oversizeFields({ items }, Body)).toHaveLength(1);
   });
 });

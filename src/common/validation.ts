@@ -6,8 +6,18 @@ import { DomainError, FieldError } from './domain-error';
 /** Constraints that say what is fundamentally wrong (missing, wrong type, not an allowed value) come first. */
 const CONSTRAINT_RANK: Record<string, number> = {
   isDefined: 0,
-  isString: 1, isInt: 1, isNumber: 1, isBoolean: 1, isArray: 1, isObject: 1, isDate: 1, isDateString: 1, isISO8601: 1, nestedValidation: 1,
-  isIn: 2, isEnum: 2,
+  isString: 1,
+  isInt: 1,
+  isNumber: 1,
+  isBoolean: 1,
+  isArray: 1,
+  isObject: 1,
+  isDate: 1,
+  isDateString: 1,
+  isISO8601: 1,
+  nestedValidation: 1,
+  isIn: 2,
+  isEnum: 2,
 };
 
 /**

@@ -20,8 +20,11 @@ class Env {
   @IsOptional() @IsString() DATA_DIR?: string;
   @bool() @IsOptional() @IsBoolean() SEED_DEMO?: boolean;
   // The first 12 characters are stored as the key's lookup prefix: a short key would be stored almost whole.
-  @IsOptional() @IsString()
-  @MinLength(API_KEY_MIN_LENGTH, { message: `must be at least ${API_KEY_MIN_LENGTH} characters (its first 12 are stored as a lookup prefix); generate one with: openssl rand -base64 32` })
+  @IsOptional()
+  @IsString()
+  @MinLength(API_KEY_MIN_LENGTH, {
+    message: `must be at least ${API_KEY_MIN_LENGTH} characters (its first 12 are stored as a lookup prefix); generate one with: openssl rand -base64 32`,
+  })
   @MaxLength(200, { message: 'must be at most 200 characters' })
   API_KEY?: string;
   @int() @IsOptional() @IsInt() @Min(0) @Max(8760) API_KEY_ROTATION_GRACE_HOURS?: number;
@@ -154,14 +157,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const schedule = parseRetrySchedule(parsed.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE);
-  if (!schedule.ok) throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE=${JSON.stringify(raw.WEBHOOK_RETRY_SCHEDULE)}: ${schedule.errors.join('; ')}`);
+  if (!schedule.ok)
+    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE=${JSON.stringify(raw.WEBHOOK_RETRY_SCHEDULE)}: ${schedule.errors.join('; ')}`);
   const retrySchedule = schedule.value;
   return {
     port: parsed.PORT ?? 3000,
     host: parsed.HOST ?? '0.0.0.0',
-    corsOrigins: (parsed.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: (parsed.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     databaseUrl: parsed.DATABASE_URL,
-    databaseReplicaUrls: (parsed.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
+    databaseReplicaUrls: (parsed.DATABASE_REPLICA_URLS ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
     dataDir: parsed.DATA_DIR ?? './data',
     seedDemo: parsed.SEED_DEMO ?? false,
     apiKey: parsed.API_KEY,

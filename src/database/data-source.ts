@@ -42,9 +42,7 @@ async function openPrimaryOrAlone(options: DataSourceOptions): Promise<DataSourc
   } catch (err) {
     if (!replication || !isDatabaseUnavailable(err)) throw err;
     await ds.driver.disconnect().catch(() => undefined);
-    new Logger('Database').warn(
-      `A read replica is unreachable (${describeDatabaseError(err)}); starting on the primary alone, restart to use replicas again`,
-    );
+    new Logger('Database').warn(`A read replica is unreachable (${describeDatabaseError(err)}); starting on the primary alone, restart to use replicas again`);
     const { replication: _dropped, ...primaryOnly } = options as DataSourceOptions & { replication?: unknown };
     return guardNewConnections(await new DataSource({ ...primaryOnly, url: replication.master.url } as DataSourceOptions).initialize());
   }

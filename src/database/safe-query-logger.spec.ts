@@ -32,13 +32,19 @@ describe('SafeQueryLogger', () => {
     const { lines, logger } = capture();
     const err = pgError('column "nme" does not exist', { code: '42703', routine: 'errorMissingColumn' });
     logger.logQueryError(err, LEAD_INSERT, [1, NAME, PHONE]);
-    expect(lines).toEqual([{ level: 'error', text: expect.stringMatching(/^query failed: DatabaseError 42703 undefined_column in INSERT INTO lead #[0-9a-f]{8}$/) }]);
+    expect(lines).toEqual([
+      { level: 'error', text: expect.stringMatching(/^query failed: DatabaseError 42703 undefined_column in INSERT INTO lead #[0-9a-f]{8}$/) },
+    ]);
   });
 
   it('leaves handled errors (unique, lock timeout, refused input) to their callers', () => {
     const { lines, logger } = capture();
     logger.logQueryError(
-      pgError('duplicate key value violates unique constraint "app_user_email_idx"', { code: '23505', constraint: 'app_user_email_idx', detail: `Key (lower(email))=(${EMAIL}) already exists.` }),
+      pgError('duplicate key value violates unique constraint "app_user_email_idx"', {
+        code: '23505',
+        constraint: 'app_user_email_idx',
+        detail: `Key (lower(email))=(${EMAIL}) already exists.`,
+      }),
       'INSERT INTO app_user (email, name) VALUES ($1, $2)',
       [EMAIL, NAME],
     );

@@ -1,7 +1,15 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import type { Logger as TypeOrmLogger, QueryRunner } from 'typeorm';
 import { DATABASE_SOURCE, OutageLog, Probe, databaseOutages } from '../common/outage-log';
-import { databaseBusyReason, databaseUnavailableReason, describeDatabaseError, inputRefusedByDatabase, isUniqueViolation, scrubText, statementKind } from '../common/pg-errors';
+import {
+  databaseBusyReason,
+  databaseUnavailableReason,
+  describeDatabaseError,
+  inputRefusedByDatabase,
+  isUniqueViolation,
+  scrubText,
+  statementKind,
+} from '../common/pg-errors';
 
 type Sink = Pick<NestLogger, 'error' | 'warn' | 'log' | 'debug'>;
 

@@ -11,10 +11,11 @@ const next = () => ++seq;
 
 export async function insertUser(ds: DataSource, fields: { email?: string; name?: string } = {}): Promise<number> {
   const n = next();
-  const [{ id }] = await ds.query(
-    `INSERT INTO app_user (name, last_name, email, access_group) VALUES ($1, $2, $3, 'call-center') RETURNING id`,
-    [fields.name ?? `Агент ${n}`, 'Тестов', fields.email ?? `agent${n}.${Date.now()}@test.example`],
-  );
+  const [{ id }] = await ds.query(`INSERT INTO app_user (name, last_name, email, access_group) VALUES ($1, $2, $3, 'call-center') RETURNING id`, [
+    fields.name ?? `Агент ${n}`,
+    'Тестов',
+    fields.email ?? `agent${n}.${Date.now()}@test.example`,
+  ]);
   return id;
 }
 

@@ -39,7 +39,9 @@ async function syncRequest(method: 'GET' | 'POST', path: string, body?: unknown)
 }
 
 async function jobStates(): Promise<Record<string, number>> {
-  const r = await s.db.query<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM lead_async_job WHERE id = ANY($1::uuid[]) GROUP BY state`, [jobIds]);
+  const r = await s.db.query<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM lead_async_job WHERE id = ANY($1::uuid[]) GROUP BY state`, [
+    jobIds,
+  ]);
   return Object.fromEntries(r.rows.map((row) => [row.state, row.n]));
 }
 
@@ -53,15 +55,29 @@ beforeAll(async () => {
   });
 
   let drained = false;
-  const syncCreates = atFixedRate(SYNC_CREATES_PER_S, () => drained, () => syncRequest('POST', '/v2/lead/create/', leadBody(s.order, s.people)));
-  const syncReads = atFixedRate(SYNC_READS_PER_S, () => drained, (i) => syncRequest('GET', `/v2/lead/detail/${demoLeads[i % demoLeads.length]}/`));
+  const syncCreates = atFixedRate(
+    SYNC_CREATES_PER_S,
+    () => drained,
+    () => syncRequest('POST', '/v2/lead/create/', leadBody(s.order, s.people)),
+  );
+  const syncReads = atFixedRate(
+    SYNC_READS_PER_S,
+    () => drained,
+    (i) => syncRequest('GET', `/v2/lead/detail/${demoLeads[i % demoLeads.length]}/`),
+  );
 
   const sendStart = Date.now();
   await eachLimited(bodies, BURST_CLIENTS, async (body) => {
-    const ack = await sendUntilAcknowledged(s.service.http, 'POST', '/v2/lead/create-async/', { body, headers: { 'Idempotency-Key': randomUUID() } }, {
-      maxMs: 120_000,
-      onAttempt: (outcome) => asyncTally.add(outcome),
-    });
+    const ack = await sendUntilAcknowledged(
+      s.service.http,
+      'POST',
+      '/v2/lead/create-async/',
+      { body, headers: { 'Idempotency-Key': randomUUID() } },
+      {
+        maxMs: 120_000,
+        onAttempt: (outcome) => asyncTally.add(outcome),
+      },
+    );
     if (ack.ok) jobIds.push(String(ack.result.headers['x-job-id']));
   });
   f.sendSeconds = round((Date.now() - sendStart) / 1000);
@@ -97,7 +113,10 @@ afterAll(async () => {
     syncLatencyMs: { p50: round(percentile(syncLatencies, 50)), p95: round(percentile(syncLatencies, 95)), max: round(Math.max(0, ...syncLatencies)) },
     ...f,
     summary: [
-      [`${BURST} async creates (${BURST_CLIENTS} clients)`, `${jobIds.length} accepted in ${f.sendSeconds} s, async answers ${JSON.stringify(asyncTally.counts)}`],
+      [
+        `${BURST} async creates (${BURST_CLIENTS} clients)`,
+        `${jobIds.length} accepted in ${f.sendSeconds} s, async answers ${JSON.stringify(asyncTally.counts)}`,
+      ],
       ['jobs', `${JSON.stringify(f.jobStates)} ${f.drainSeconds} s after the burst began; lost ${f.lost}, duplicated ${f.duplicated}`],
       [
         `sync side (${SYNC_CREATES_PER_S} creates + ${SYNC_READS_PER_S} reads /s)`,

@@ -81,14 +81,20 @@ async function client(kind: 'sync' | 'async'): Promise<void> {
     const rec: Sent = { kind, marker, outcomes: [], acknowledged: false, sentAt: Date.now() };
     sent.push(rec);
     const body = leadBody(s.order, s.people, marker);
-    const ack = await sendUntilAcknowledged(s.service.http, 'POST', path, { body, headers: { 'Idempotency-Key': randomUUID() } }, {
-      maxMs: CLIENT_PATIENCE_MS,
-      onAttempt: (outcome, at) => {
-        rec.outcomes.push(outcome);
-        all.add(outcome);
-        if (faultWindow(at)) inFaults.add(outcome);
+    const ack = await sendUntilAcknowledged(
+      s.service.http,
+      'POST',
+      path,
+      { body, headers: { 'Idempotency-Key': randomUUID() } },
+      {
+        maxMs: CLIENT_PATIENCE_MS,
+        onAttempt: (outcome, at) => {
+          rec.outcomes.push(outcome);
+          all.add(outcome);
+          if (faultWindow(at)) inFaults.add(outcome);
+        },
       },
-    });
+    );
     if (ack.ok) {
       rec.acknowledged = true;
       rec.ackAt = Date.now();
@@ -152,12 +158,16 @@ async function waitForJobs(jobs: Sent[]): Promise<Map<string, JobState>> {
   const states = new Map<string, JobState>();
   const finished = (j: Sent) => ['done', 'failed'].includes(states.get(j.jobId!)?.status ?? '');
   for (;;) {
-    await eachLimited(jobs.filter((j) => !finished(j)), 8, async (j) => {
-      const r = await s.service.http.request('GET', `/v2/lead/create-async/${j.jobId}/`).catch(() => null);
-      if (r?.status !== 200) return;
-      const { status, leadId, finishedAt } = r.body.data as { status: string; leadId: number | null; finishedAt: string | null };
-      states.set(j.jobId!, { status, leadId, finishedAt: finishedAt ? Date.parse(finishedAt) : Date.now() });
-    });
+    await eachLimited(
+      jobs.filter((j) => !finished(j)),
+      8,
+      async (j) => {
+        const r = await s.service.http.request('GET', `/v2/lead/create-async/${j.jobId}/`).catch(() => null);
+        if (r?.status !== 200) return;
+        const { status, leadId, finishedAt } = r.body.data as { status: string; leadId: number | null; finishedAt: string | null };
+        states.set(j.jobId!, { status, leadId, finishedAt: finishedAt ? Date.parse(finishedAt) : Date.now() });
+      },
+    );
     const open = jobs.filter((j) => !finished(j));
     if (open.length === 0 || open.every((j) => Date.now() > jobDeadline(j))) return states;
     await sleep(1000);
@@ -204,9 +214,11 @@ beforeAll(async () => {
   const states = await waitForJobs(asyncAcked);
   const counts = await countByMarker();
   const existing = new Set(
-    (await s.db.query<{ id: number; m: string }>(`SELECT id, external_id_crm_a AS m FROM lead WHERE id = ANY($1)`, [sent.filter((x) => x.leadId).map((x) => x.leadId)])).rows.map(
-      (r) => `${r.id}:${r.m}`,
-    ),
+    (
+      await s.db.query<{ id: number; m: string }>(`SELECT id, external_id_crm_a AS m FROM lead WHERE id = ANY($1)`, [
+        sent.filter((x) => x.leadId).map((x) => x.leadId),
+      ])
+    ).rows.map((r) => `${r.id}:${r.m}`),
   );
   // Every lead that exists for an acknowledged request (sync id, or the done job's lead) must be delivered.
   const expectedLeads = new Map<string, number>();
@@ -219,7 +231,9 @@ beforeAll(async () => {
   while (missing().length > 0 && Date.now() < deliveryDeadline) await sleep(500);
   const deliveredPairs = [...received.leads].flatMap(([m, ids]) => [...ids].map((id) => ({ m, id })));
   const stored = new Set(
-    (await s.db.query<{ id: number; m: string }>(`SELECT id, external_id_crm_a AS m FROM lead WHERE id = ANY($1)`, [deliveredPairs.map((p) => p.id)])).rows.map((r) => `${r.id}:${r.m}`),
+    (await s.db.query<{ id: number; m: string }>(`SELECT id, external_id_crm_a AS m FROM lead WHERE id = ANY($1)`, [deliveredPairs.map((p) => p.id)])).rows.map(
+      (r) => `${r.id}:${r.m}`,
+    ),
   );
   const lost: string[] = [];
   for (const x of sent.filter((y) => y.acknowledged)) {
@@ -252,20 +266,46 @@ afterAll(async () => {
   const v = verdict;
   await writeFigures('crash', {
     clients: { sync: SYNC_CLIENTS, async: ASYNC_CLIENTS },
-    timeline: { warmUpMs: WARM_UP_MS, outageMs: OUTAGE_MS, betweenFaultsMs: BETWEEN_FAULTS_MS, afterFaultsMs: AFTER_FAULTS_MS, terminatedBackends: times.terminatedBackends },
+    timeline: {
+      warmUpMs: WARM_UP_MS,
+      outageMs: OUTAGE_MS,
+      betweenFaultsMs: BETWEEN_FAULTS_MS,
+      afterFaultsMs: AFTER_FAULTS_MS,
+      terminatedBackends: times.terminatedBackends,
+    },
     answers: all.counts,
     answersInFaultWindows: inFaults.counts,
-    verdict: v && { ...v, undelivered: v.undelivered.slice(0, 50), phantomDeliveries: v.phantomDeliveries.slice(0, 50), lost: v.lost.slice(0, 50), duplicated: v.duplicated.slice(0, 50), stuck: v.stuck.slice(0, 50), late: v.late.slice(0, 50) },
+    verdict: v && {
+      ...v,
+      undelivered: v.undelivered.slice(0, 50),
+      phantomDeliveries: v.phantomDeliveries.slice(0, 50),
+      lost: v.lost.slice(0, 50),
+      duplicated: v.duplicated.slice(0, 50),
+      stuck: v.stuck.slice(0, 50),
+      late: v.late.slice(0, 50),
+    },
     summary: v
       ? [
-          ['acknowledged (sync / async)', `${v.acknowledged.sync} / ${v.acknowledged.async}; unacknowledged after ${CLIENT_PATIENCE_MS / 1000} s: ${v.unacknowledged}`],
+          [
+            'acknowledged (sync / async)',
+            `${v.acknowledged.sync} / ${v.acknowledged.async}; unacknowledged after ${CLIENT_PATIENCE_MS / 1000} s: ${v.unacknowledged}`,
+          ],
           ['lost / duplicated', `${v.lost.length} / ${v.duplicated.length}`],
-          ['jobs stuck / late / failed', `${v.stuck.length} / ${v.late.length} / ${v.failedJobs.length}; slowest done ${v.slowestJobS ?? '-'} s after recovery or its later acceptance (limit ${JOBS_DONE_WITHIN_MS / 1000})`],
+          [
+            'jobs stuck / late / failed',
+            `${v.stuck.length} / ${v.late.length} / ${v.failedJobs.length}; slowest done ${v.slowestJobS ?? '-'} s after recovery or its later acceptance (limit ${JOBS_DONE_WITHIN_MS / 1000})`,
+          ],
           ['slowest acknowledgement', `${v.slowestAcknowledgementS} s from first send; 409 "in progress" answers to retries: ${all.get(409)}`],
           ['503 vs 500 (all attempts)', `${all.get(503)} vs ${all.get(500)} of ${all.total()} (${JSON.stringify(all.counts)})`],
           ['503 vs 500 (fault windows)', `${inFaults.get(503)} vs ${inFaults.get(500)} of ${inFaults.total()}`],
-          ['webhook: undelivered / phantom', `${v.undelivered.length} / ${v.phantomDeliveries.length} of ${[...received.leads.values()].reduce((n, ids) => n + ids.size, 0)} leads delivered (${v.webhookRequests} requests, at-least-once)`],
-          ['health 200 after recovery', v.healthOkAfterRecoveryS === null ? 'not within 60 s' : `${v.healthOkAfterRecoveryS} s${v.serviceRestarted ? ' (service restarted!)' : ''}`],
+          [
+            'webhook: undelivered / phantom',
+            `${v.undelivered.length} / ${v.phantomDeliveries.length} of ${[...received.leads.values()].reduce((n, ids) => n + ids.size, 0)} leads delivered (${v.webhookRequests} requests, at-least-once)`,
+          ],
+          [
+            'health 200 after recovery',
+            v.healthOkAfterRecoveryS === null ? 'not within 60 s' : `${v.healthOkAfterRecoveryS} s${v.serviceRestarted ? ' (service restarted!)' : ''}`,
+          ],
         ]
       : [['scenario', 'did not complete']],
   });

@@ -48,22 +48,63 @@ const results: CaseResult[] = [];
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const manyKeys = (n: number, value: unknown = 0) => Object.fromEntries(range(n).map((i) => [`k${i}`, value]));
 
-const validOrder = () => ({ serviceTitle: 'Reliability hostile order', title: 'Reliability hostile order', status: 'success', sipEndpointIds: [sipEndpointId] });
+const validOrder = () => ({
+  serviceTitle: 'Reliability hostile order',
+  title: 'Reliability hostile order',
+  status: 'success',
+  sipEndpointIds: [sipEndpointId],
+});
 const validLead = () => leadBody(s.order, s.people);
-const validLeadV1 = () => ({ lead_type: 'straight', client_phone: s.people.phone(), order_id: s.order.id, order_code: s.order.code, client_name: s.people.name() });
+const validLeadV1 = () => ({
+  lead_type: 'straight',
+  client_phone: s.people.phone(),
+  order_id: s.order.id,
+  order_code: s.order.code,
+  client_name: s.people.name(),
+});
 const validNotification = () => ({ type: 'default', level: 'default', title: 'Reliability', text: 'hostile body' });
 const ZONE_IP = `fe80::1%${'a'.repeat(100)}`;
 
 const customValues = (n: number) => Object.fromEntries(range(n).map((i) => [String(i), 'x']));
 
 const CASES: HostileCase[] = [
-  { id: 'order create: %n holiday strings', method: 'POST', path: () => '/v2/order/create/', items: 35_000, body: (n) => ({ ...validOrder(), callHolidayOverrides: Array(n).fill('31 декабря 2026 г.') }) },
-  { id: 'order create: customValues %n keys', method: 'POST', path: () => '/v2/order/create/', items: 40_000, body: (n) => ({ ...validOrder(), customValues: customValues(n) }) },
-  { id: 'lead create: customValues %n keys', method: 'POST', path: () => '/v2/lead/create/', items: 40_000, body: (n) => ({ ...validLead(), customValues: customValues(n) }) },
+  {
+    id: 'order create: %n holiday strings',
+    method: 'POST',
+    path: () => '/v2/order/create/',
+    items: 35_000,
+    body: (n) => ({ ...validOrder(), callHolidayOverrides: Array(n).fill('31 декабря 2026 г.') }),
+  },
+  {
+    id: 'order create: customValues %n keys',
+    method: 'POST',
+    path: () => '/v2/order/create/',
+    items: 40_000,
+    body: (n) => ({ ...validOrder(), customValues: customValues(n) }),
+  },
+  {
+    id: 'lead create: customValues %n keys',
+    method: 'POST',
+    path: () => '/v2/lead/create/',
+    items: 40_000,
+    body: (n) => ({ ...validLead(), customValues: customValues(n) }),
+  },
   { id: 'lead create: %n unknown keys', method: 'POST', path: () => '/v2/lead/create/', items: 60_000, body: (n) => ({ ...manyKeys(n), ...validLead() }) },
-  { id: 'lead create-async: %n unknown keys', method: 'POST', path: () => '/v2/lead/create-async/', items: 60_000, body: (n) => ({ ...manyKeys(n), ...validLead() }) },
+  {
+    id: 'lead create-async: %n unknown keys',
+    method: 'POST',
+    path: () => '/v2/lead/create-async/',
+    items: 60_000,
+    body: (n) => ({ ...manyKeys(n), ...validLead() }),
+  },
   { id: 'v1 lead create: %n unknown keys', method: 'POST', path: () => '/v1/lead/create/', items: 60_000, body: (n) => ({ ...manyKeys(n), ...validLeadV1() }) },
-  { id: 'notification public: %n unknown keys', method: 'POST', path: () => '/v1/notification/public/', items: 60_000, body: (n) => ({ ...manyKeys(n), ...validNotification() }) },
+  {
+    id: 'notification public: %n unknown keys',
+    method: 'POST',
+    path: () => '/v1/notification/public/',
+    items: 60_000,
+    body: (n) => ({ ...manyKeys(n), ...validNotification() }),
+  },
   {
     id: 'order create: %n transferNumbers',
     method: 'POST',
@@ -71,7 +112,13 @@ const CASES: HostileCase[] = [
     items: 15_000,
     body: (n) => ({ ...validOrder(), transferNumbers: range(n).map((i) => ({ number: `+7495${String(i).padStart(7, '0')}` })) }),
   },
-  { id: 'order create: %n agentUserIds', method: 'POST', path: () => '/v2/order/create/', items: 120_000, body: (n) => ({ ...validOrder(), agentUserIds: range(n) }) },
+  {
+    id: 'order create: %n agentUserIds',
+    method: 'POST',
+    path: () => '/v2/order/create/',
+    items: 120_000,
+    body: (n) => ({ ...validOrder(), agentUserIds: range(n) }),
+  },
   { id: 'lead create: ip fe80::1%<100 letters>', method: 'POST', path: () => '/v2/lead/create/', body: () => ({ ...validLead(), ip: ZONE_IP }) },
   {
     id: 'lead update: ip fe80::1%<100 letters>',
@@ -80,7 +127,14 @@ const CASES: HostileCase[] = [
     body: () => ({ ip: ZONE_IP }),
     fingerprint: async () => JSON.stringify((await s.db.query(`SELECT ip, updated_at FROM lead WHERE id = $1`, [existingLeadId])).rows),
   },
-  { id: 'call list: 250 leadIds[] then limit=3', method: 'GET', path: () => `/v2/call/?${range(250).map((i) => `leadIds[]=${i}`).join('&')}&limit=3` },
+  {
+    id: 'call list: 250 leadIds[] then limit=3',
+    method: 'GET',
+    path: () =>
+      `/v2/call/?${range(250)
+        .map((i) => `leadIds[]=${i}`)
+        .join('&')}&limit=3`,
+  },
 ];
 
 /**
@@ -189,11 +243,21 @@ async function check(c: HostileCase, n: number, size: string): Promise<void> {
     attempts.push(again.stall.stallMs);
     if (!clean(again) || again.stall.stallMs < last.stall.stallMs) last = again;
   }
-  results.push({ id: label, status: last.res.status, bodyBytes: last.bytes, storedDelta: last.stored, stall: last.stall, attempts, responseMs: Math.round(last.res.ms) });
+  results.push({
+    id: label,
+    status: last.res.status,
+    bodyBytes: last.bytes,
+    storedDelta: last.stored,
+    stall: last.stall,
+    attempts,
+    responseMs: Math.round(last.res.ms),
+  });
 
   const problems: string[] = [];
-  if (last.res.status < 400 || last.res.status >= 500) problems.push(`answered ${last.res.status} (${String(last.res.body?.message ?? '').slice(0, 200)}), expected 4xx`);
-  if (last.stall.stallMs > STALL_LIMIT_MS) problems.push(`event loop stalled ${last.stall.stallMs} ms (limit ${STALL_LIMIT_MS}; idle p50 ${last.stall.idleP50Ms} ms)`);
+  if (last.res.status < 400 || last.res.status >= 500)
+    problems.push(`answered ${last.res.status} (${String(last.res.body?.message ?? '').slice(0, 200)}), expected 4xx`);
+  if (last.stall.stallMs > STALL_LIMIT_MS)
+    problems.push(`event loop stalled ${last.stall.stallMs} ms (limit ${STALL_LIMIT_MS}; idle p50 ${last.stall.idleP50Ms} ms)`);
   if (Object.keys(last.stored).length) problems.push(`stored ${JSON.stringify(last.stored)}`);
   expect(problems).toEqual([]);
 }

@@ -60,7 +60,10 @@ async function provoke(): Promise<void> {
   await record('API key name conflict (sequential)', (async () => [await createKey()])());
 
   const phone = s.people.phone();
-  await record('lead list with a phone in the query string', (async () => [await http.request('GET', `/v2/lead/?phone=${encodeURIComponent(phone)}&limit=3`)])());
+  await record(
+    'lead list with a phone in the query string',
+    (async () => [await http.request('GET', `/v2/lead/?phone=${encodeURIComponent(phone)}&limit=3`)])(),
+  );
 
   // A rotated API_KEY on an existing database: the instance must start (and not log the keys).
   const rotated = newApiKey();
@@ -81,7 +84,9 @@ function scan(needles: Needles): Hit[] {
     ['key material', needles.secrets],
   ];
   const found: Hit[] = [];
-  for (const file of readdirSync(LOG_DIR).filter((f) => f.endsWith('.log')).sort()) {
+  for (const file of readdirSync(LOG_DIR)
+    .filter((f) => f.endsWith('.log'))
+    .sort()) {
     const text = readFileSync(path.join(LOG_DIR, file), 'utf8');
     scanned.files++;
     scanned.bytes += text.length;
@@ -141,7 +146,10 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the service output of the whole run', () => {
-  const lines = (c: Category) => byCategory(c).map((h) => `${h.file}:${h.line}: ${h.redacted}`).slice(0, 10);
+  const lines = (c: Category) =>
+    byCategory(c)
+      .map((h) => `${h.file}:${h.line}: ${h.redacted}`)
+      .slice(0, 10);
 
   it('was captured', () => {
     expect(scanned.lines).toBeGreaterThan(0);

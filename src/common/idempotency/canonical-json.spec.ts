@@ -10,8 +10,10 @@ describe('canonicalJson', () => {
     expect(canonicalJson([1, 2])).not.toBe(canonicalJson([2, 1]));
   });
   it('round-trips through JSON.parse to an equal value', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => {
-      expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v)));
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v)));
+      }),
+    );
   });
 });

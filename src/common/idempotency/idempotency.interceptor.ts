@@ -40,7 +40,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (!key || key.length > 255) throw DomainError.invalidField('Idempotency-Key', 'must be 1 to 255 characters');
     const apiKeyId = req.apiKey!.id;
     const route = `${req.method} ${req.path.replace(/\/+$/, '')}`;
-    const hash = createHash('sha256').update(`${route}\n${canonicalJson(req.body ?? null)}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(`${route}\n${canonicalJson(req.body ?? null)}`)
+      .digest('hex');
     (req as AuthedRequest & TokenRequest).idempotencyToken = idempotencyToken(apiKeyId, key, hash);
 
     const claim: ActiveClaim = { apiKeyId, key, owner: randomUUID() };
@@ -51,16 +53,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
           res.setHeader('Idempotent-Replayed', 'true');
           return of(outcome.data);
         }
-        return idempotencyClaims.run(claim, () => next.handle()).pipe(
-          mergeMap(async (data: unknown) => {
-            await this.completeAfterHandler(claim, route, data, res);
-            return data;
-          }),
-          catchError(async (err: unknown) => {
-            await this.store.release(claim).catch(() => undefined);
-            throw err;
-          }),
-        );
+        return idempotencyClaims
+          .run(claim, () => next.handle())
+          .pipe(
+            mergeMap(async (data: unknown) => {
+              await this.completeAfterHandler(claim, route, data, res);
+              return data;
+            }),
+            catchError(async (err: unknown) => {
+              await this.store.release(claim).catch(() => undefined);
+              throw err;
+            }),
+          );
       }),
     );
   }

@@ -3,10 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { IdempotencyClaim } from './idempotency-context';
 
 export type BeginOutcome =
-  | { kind: 'owned' }
-  | { kind: 'replay'; data: unknown; headers: Record<string, string> }
-  | { kind: 'mismatch' }
-  | { kind: 'in_progress' };
+  { kind: 'owned' } | { kind: 'replay'; data: unknown; headers: Record<string, string> } | { kind: 'mismatch' } | { kind: 'in_progress' };
 
 /** How long a stored response is replayed. */
 const RETENTION = '24 hours';
@@ -59,11 +56,10 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   }
 
   async peek(apiKeyId: number, key: string, hash: string): Promise<BeginOutcome> {
-    const rows: { request_hash: string; response: unknown; response_headers: Record<string, string> | null; completed_at: Date | null }[] =
-      await this.ds.query(
-        `SELECT request_hash, response, response_headers, completed_at FROM idempotency_record WHERE api_key_id = $1 AND key = $2`,
-        [apiKeyId, key],
-      );
+    const rows: { request_hash: string; response: unknown; response_headers: Record<string, string> | null; completed_at: Date | null }[] = await this.ds.query(
+      `SELECT request_hash, response, response_headers, completed_at FROM idempotency_record WHERE api_key_id = $1 AND key = $2`,
+      [apiKeyId, key],
+    );
     const row = rows[0];
     if (!row) return { kind: 'in_progress' }; // released meanwhile: the caller retries
     if (row.request_hash !== hash) return { kind: 'mismatch' };

@@ -26,8 +26,7 @@ type Data = Type<unknown> | 'empty' | SchemaObject;
 const refTo = (model: Type<unknown>): ReferenceObject => ({ $ref: getSchemaPath(model) });
 const modelsOf = (data: Data[]): Type<unknown>[] => data.filter((d): d is Type<unknown> => typeof d === 'function');
 
-const dataSchema = (data: Data): SchemaObject | ReferenceObject =>
-  data === 'empty' ? EMPTY_ARRAY : typeof data === 'function' ? refTo(data) : data;
+const dataSchema = (data: Data): SchemaObject | ReferenceObject => (data === 'empty' ? EMPTY_ARRAY : typeof data === 'function' ? refTo(data) : data);
 
 /** The envelope {success, message, data} around `data`. */
 export function envelopeOf(data: SchemaObject | ReferenceObject, success = true): SchemaObject {

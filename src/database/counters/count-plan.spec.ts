@@ -5,16 +5,20 @@ import { MS_PER_DAY, MS_PER_HOUR, planCount } from './count-plan';
 function countWithPlan(timesUs: number[], from: Date | null, to: Date | null): number {
   const plan = planCount(from, to);
   const bucketOf = (us: number, unit: number) => Math.floor(us / 1000 / unit) * unit;
-  const within = (ms: number, r: { from: Date | null; to: Date | null }) => (r.from === null || ms >= r.from.getTime()) && (r.to === null || ms < r.to.getTime());
-  const inRange = (us: number, a: Date, b: Date, bInclusive: boolean) => us >= a.getTime() * 1000 && (bInclusive ? us <= b.getTime() * 1000 : us < b.getTime() * 1000);
+  const within = (ms: number, r: { from: Date | null; to: Date | null }) =>
+    (r.from === null || ms >= r.from.getTime()) && (r.to === null || ms < r.to.getTime());
+  const inRange = (us: number, a: Date, b: Date, bInclusive: boolean) =>
+    us >= a.getTime() * 1000 && (bInclusive ? us <= b.getTime() * 1000 : us < b.getTime() * 1000);
   if (plan.kind === 'all') return timesUs.length;
   if (plan.kind === 'exact') return timesUs.filter((t) => inRange(t, plan.from, plan.to, true)).length;
   let n = 0;
   for (const t of timesUs) {
     const day = bucketOf(t, MS_PER_DAY);
     const hour = bucketOf(t, MS_PER_HOUR);
-    if (plan.days && within(day, plan.days)) n++; // day counter
-    else if (within(hour, plan.hours) && !(plan.days && within(hour, plan.days))) n++; // hour counter
+    if (plan.days && within(day, plan.days))
+      n++; // day counter
+    else if (within(hour, plan.hours) && !(plan.days && within(hour, plan.days)))
+      n++; // hour counter
     else if (plan.below && inRange(t, plan.below.from, plan.below.to, false)) n++;
     else if (plan.above && inRange(t, plan.above.from, plan.above.to, true)) n++;
   }

@@ -9,7 +9,10 @@ describe('pageIdsQuery', () => {
     const sql = norm(
       pageIdsQuery(p, {
         table: 'lead',
-        keys: [{ column: 'order_id', values: [7, 9] }, { column: 'status_id', values: [1, 2, 3] }],
+        keys: [
+          { column: 'order_id', values: [7, 9] },
+          { column: 'status_id', values: [1, 2, 3] },
+        ],
         conditions: [],
         ids: { minId: 10, maxId: 90 },
         offset: 20,
@@ -38,7 +41,10 @@ describe('pageIdsQuery', () => {
     const sql = norm(
       pageIdsQuery(p, {
         table: 'lead',
-        keys: [{ column: 'order_id', values: [1, 2] }, { column: 'status_id', values: many }],
+        keys: [
+          { column: 'order_id', values: [1, 2] },
+          { column: 'status_id', values: many },
+        ],
         conditions: ['t.created_at >= $99'],
         offset: 0,
         limit: 10,

@@ -51,10 +51,7 @@ export const MAX_KEY_COMBINATIONS = 64;
  * order (12k rows filtered for a page). The keys are tried in the order given; when their
  * combinations exceed MAX_KEY_COMBINATIONS, the last keys become `= ANY` conditions.
  */
-export function pageIdsQuery(
-  p: SqlParams,
-  q: { table: string; keys: PageKey[]; conditions: string[]; ids?: IdBounds; offset: number; limit: number },
-): string {
+export function pageIdsQuery(p: SqlParams, q: { table: string; keys: PageKey[]; conditions: string[]; ids?: IdBounds; offset: number; limit: number }): string {
   const keys = q.keys.filter((k) => k.values.length > 0).map((k) => ({ ...k, values: [...new Set(k.values)] }));
   const conditions = [...q.conditions, ...idBoundConditions(p, q.ids, 't.id')];
   while (keys.length && keys.reduce((n, k) => n * k.values.length, 1) > MAX_KEY_COMBINATIONS) {
@@ -67,7 +64,8 @@ export function pageIdsQuery(
   for (const k of keys) combos = combos.flatMap((c) => k.values.map((v) => [...c, v]));
   const perBranch = p.add(q.offset + q.limit);
   const branches = combos.map(
-    (combo) => `(SELECT t.id FROM ${q.table} t ${where([...keys.map((k, i) => `t.${k.column} = ${p.add(combo[i])}`), ...conditions])} ORDER BY t.id LIMIT ${perBranch})`,
+    (combo) =>
+      `(SELECT t.id FROM ${q.table} t ${where([...keys.map((k, i) => `t.${k.column} = ${p.add(combo[i])}`), ...conditions])} ORDER BY t.id LIMIT ${perBranch})`,
   );
   return `SELECT page.id FROM (${branches.join(' UNION ALL ')}) page ORDER BY page.id LIMIT ${p.add(q.limit)} OFFSET ${p.add(q.offset)}`;
 }

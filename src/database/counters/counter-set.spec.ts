@@ -53,7 +53,9 @@ describe('CounterSet', () => {
     }
     const ddl = set.rollupSchema().map(norm);
     expect(ddl.filter((s) => s.startsWith('CREATE TRIGGER'))).toHaveLength(9);
-    expect(ddl).toContain('INSERT INTO x_count_rollup_day (b, day, n, min_id, max_id) SELECT b, day, sum(n), min(min_id), max(max_id) FROM x_count_day GROUP BY b, day');
+    expect(ddl).toContain(
+      'INSERT INTO x_count_rollup_day (b, day, n, min_id, max_id) SELECT b, day, sum(n), min(min_id), max(max_id) FROM x_count_day GROUP BY b, day',
+    );
     expect(set.dropRollupSchema()).toHaveLength(21);
     expect(() => new CounterSet({ name: 'y', table: 'y', dimensions: ['a'], rollup: 'a', timeColumn: 't', idColumn: 'id' })).toThrow();
   });

@@ -69,7 +69,8 @@ export class CounterSet {
       if (!IDENT.test(id)) throw new Error(`counter set ${spec.name}: bad identifier ${id}`);
     }
     // The time column may be nullable too: rows without a time are then not counted (e.g. leads with no planned call).
-    for (const n of spec.nullable ?? []) if (!spec.dimensions.includes(n) && n !== spec.timeColumn) throw new Error(`counter set ${spec.name}: ${n} is not a dimension`);
+    for (const n of spec.nullable ?? [])
+      if (!spec.dimensions.includes(n) && n !== spec.timeColumn) throw new Error(`counter set ${spec.name}: ${n} is not a dimension`);
     if (spec.rollup !== undefined && (!spec.dimensions.includes(spec.rollup) || spec.dimensions.length < 2)) {
       throw new Error(`counter set ${spec.name}: the rollup ${spec.rollup} must be one of two or more dimensions`);
     }
@@ -82,7 +83,10 @@ export class CounterSet {
 
   /** `GROUP BY 1, 2, ...` over the dimensions and the hour. */
   private get groupByKeyAndHour(): string {
-    return this.spec.dimensions.map((_, i) => i + 1).concat(this.spec.dimensions.length + 1).join(', ');
+    return this.spec.dimensions
+      .map((_, i) => i + 1)
+      .concat(this.spec.dimensions.length + 1)
+      .join(', ');
   }
 
   private get hourOf(): string {
@@ -116,7 +120,10 @@ export class CounterSet {
     const dims = this.dims;
     const o = (alias: string) => dimensions.map((d) => `${alias}.${d}`).join(', ');
     const changed = `(${o('o')}, o.${ts}) IS DISTINCT FROM (${o('w')}, w.${ts})`;
-    const andCounted = (alias: string) => this.counted(`${alias}.`).map((c) => ` AND ${c}`).join('');
+    const andCounted = (alias: string) =>
+      this.counted(`${alias}.`)
+        .map((c) => ` AND ${c}`)
+        .join('');
     const whereCounted = this.counted().length ? ` WHERE ${this.counted().join(' AND ')}` : '';
     return [
       `
@@ -251,7 +258,9 @@ export class CounterSet {
       END $$`);
         const referencing = { ins: 'NEW TABLE AS new_rows', upd: 'OLD TABLE AS old_rows NEW TABLE AS new_rows', del: 'OLD TABLE AS old_rows' }[event];
         const on = { ins: 'INSERT', upd: 'UPDATE', del: 'DELETE' }[event];
-        ddl.push(`CREATE TRIGGER ${target}_${event} AFTER ${on} ON ${counters} REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${target}_on_${event}()`);
+        ddl.push(
+          `CREATE TRIGGER ${target}_${event} AFTER ${on} ON ${counters} REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${target}_on_${event}()`,
+        );
       }
       // The counters already folded, counted once (migration `up`: creating the triggers locked the compactor out).
       ddl.push(`INSERT INTO ${target} (${key}, n, min_id, max_id) SELECT ${key}, sum(n), min(min_id), max(max_id) FROM ${counters} GROUP BY ${key}`);
@@ -263,7 +272,10 @@ export class CounterSet {
   dropRollupSchema(): string[] {
     const { name } = this.spec;
     return ['hour', 'day', 'total'].flatMap((level) => [
-      ...['ins', 'upd', 'del'].flatMap((e) => [`DROP TRIGGER ${name}_rollup_${level}_${e} ON ${name}_${level}`, `DROP FUNCTION ${name}_rollup_${level}_on_${e}()`]),
+      ...['ins', 'upd', 'del'].flatMap((e) => [
+        `DROP TRIGGER ${name}_rollup_${level}_${e} ON ${name}_${level}`,
+        `DROP FUNCTION ${name}_rollup_${level}_on_${e}()`,
+      ]),
       `DROP TABLE ${name}_rollup_${level}`,
     ]);
   }

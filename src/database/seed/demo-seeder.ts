@@ -32,10 +32,7 @@ export class DemoSeeder {
     for (const step of [...this.steps].sort((a, b) => a.order - b.order)) {
       if (applied.has(step.name)) continue;
       await this.ds.transaction(async (m) => {
-        const claimed: unknown[] = await m.query(
-          `INSERT INTO demo_seed_step (name) VALUES ($1) ON CONFLICT DO NOTHING RETURNING name`,
-          [step.name],
-        );
+        const claimed: unknown[] = await m.query(`INSERT INTO demo_seed_step (name) VALUES ($1) ON CONFLICT DO NOTHING RETURNING name`, [step.name]);
         if (claimed.length === 0) return; // another instance seeded it meanwhile
         await step.run(m);
         ran.push(step.name);

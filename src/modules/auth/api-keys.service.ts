@@ -71,7 +71,8 @@ export class ApiKeysService {
       const id = await this.repo.insert(name, keyPrefix(key), hashApiKey(key), scopes);
       return { id, key };
     } catch (err) {
-      if (isUniqueViolation(err, 'api_key_name_active_idx')) throw DomainError.conflict(AUTH_ERRORS.API_KEY_NAME_TAKEN, `An active API key is already named '${name}'`);
+      if (isUniqueViolation(err, 'api_key_name_active_idx'))
+        throw DomainError.conflict(AUTH_ERRORS.API_KEY_NAME_TAKEN, `An active API key is already named '${name}'`);
       throw err;
     }
   }

@@ -3,7 +3,6 @@ import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { seededRandom } from '../../database/seed/random';
 
-
 /**
  * Demo calls (seed order 50): most demo leads were dialled one to four times by the agents of their
  * order, through the order's numbers. Unanswered and busy attempts are short; answered ones have
@@ -45,10 +44,22 @@ export class CallsDemoSeed {
         const talk = reached ? 40 + Math.floor(rnd() * 400) : 0;
         const agent = lead.agents.length && reached ? lead.agents[Math.floor(rnd() * lead.agents.length)] : null;
         rows.push([
-          lead.orderId, lead.id, agent, lead.sips[i % lead.sips.length], statusId,
+          lead.orderId,
+          lead.id,
+          agent,
+          lead.sips[i % lead.sips.length],
+          statusId,
           reached ? (rnd() < 0.6 ? 'client' : 'agent') : statusId === failed ? 'system' : null,
-          rnd() < 0.9 ? 'outgoing' : 'incoming', wait + talk + 1, wait, talk, rnd() < 0.4, lead.phone.replace(/^\+/, ''),
-          reached && talk > 0, statusId === callback, `demo-${lead.id}-${i + 1}`, new Date(at),
+          rnd() < 0.9 ? 'outgoing' : 'incoming',
+          wait + talk + 1,
+          wait,
+          talk,
+          rnd() < 0.4,
+          lead.phone.replace(/^\+/, ''),
+          reached && talk > 0,
+          statusId === callback,
+          `demo-${lead.id}-${i + 1}`,
+          new Date(at),
         ]);
         at += 60_000 * [5, 30, 120, 1440][Math.min(i, 3)];
       }
@@ -67,10 +78,10 @@ export class CallsDemoSeed {
       );
     }
     if (attempts.size > 0) {
-      await m.query(
-        `UPDATE lead l SET attempt_count = a.n FROM unnest($1::int[], $2::int[]) AS a(id, n) WHERE l.id = a.id`,
-        [[...attempts.keys()], [...attempts.values()]],
-      );
+      await m.query(`UPDATE lead l SET attempt_count = a.n FROM unnest($1::int[], $2::int[]) AS a(id, n) WHERE l.id = a.id`, [
+        [...attempts.keys()],
+        [...attempts.values()],
+      ]);
     }
   }
 }

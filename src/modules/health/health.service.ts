@@ -40,16 +40,18 @@ export class HealthService {
   async check(): Promise<HealthReport> {
     const timeout = this.config.healthCheckTimeoutMs;
     const checks = [
-      () => this.timed('database', async () => {
-        await withTimeout(timeout, () => this.ds.query('SELECT 1'));
-        return {};
-      }),
-      () => this.timed('serviceMqHub', async () => {
-        const consumers = await withTimeout(timeout, () => this.queue.report());
-        const failing = consumers.filter((c) => !c.success).map((c) => c.queue_name);
-        if (failing.length > 0) throw Object.assign(new Error(`not enough consumers: ${failing.join(', ')}`), { extra: { consumers } });
-        return { consumers };
-      }),
+      () =>
+        this.timed('database', async () => {
+          await withTimeout(timeout, () => this.ds.query('SELECT 1'));
+          return {};
+        }),
+      () =>
+        this.timed('serviceMqHub', async () => {
+          const consumers = await withTimeout(timeout, () => this.queue.report());
+          const failing = consumers.filter((c) => !c.success).map((c) => c.queue_name);
+          if (failing.length > 0) throw Object.assign(new Error(`not enough consumers: ${failing.join(', ')}`), { extra: { consumers } });
+          return { consumers };
+        }),
     ];
     const platforms: [string, string | undefined][] = [
       ['telephonyPlatform', this.config.telephonyPlatformUrl],
@@ -57,12 +59,14 @@ export class HealthService {
     ];
     for (const [key, url] of platforms) {
       if (!url) continue;
-      checks.push(() => this.timed(key, async () => {
-        const res = await withTimeout(timeout, (signal) => fetch(url, { signal }));
-        // 4xx counts too: a platform that answers 404 or 401 to its own health URL is not usable as configured.
-        if (res.status >= 400) throw Object.assign(new Error(`HTTP ${res.status}`), { reasonPhrase: res.statusText });
-        return { reasonPhrase: res.statusText || 'Ok' };
-      }));
+      checks.push(() =>
+        this.timed(key, async () => {
+          const res = await withTimeout(timeout, (signal) => fetch(url, { signal }));
+          // 4xx counts too: a platform that answers 404 or 401 to its own health URL is not usable as configured.
+          if (res.status >= 400) throw Object.assign(new Error(`HTTP ${res.status}`), { reasonPhrase: res.statusText });
+          return { reasonPhrase: res.statusText || 'Ok' };
+        }),
+      );
     }
     let details: Record<string, Record<string, unknown>>;
     try {
@@ -76,7 +80,10 @@ export class HealthService {
     const components: Record<string, HealthComponent> = {};
     for (const [key, d] of Object.entries(details)) {
       const { status, message, executionTime, reasonPhrase, ...extra } = d as {
-        status: string; message?: string; executionTime: number; reasonPhrase?: string;
+        status: string;
+        message?: string;
+        executionTime: number;
+        reasonPhrase?: string;
       };
       components[key] = {
         success: status === 'up',

@@ -17,7 +17,6 @@ const SECONDARY_SHARE = 0.12;
 /** Leads of an order the demo does not describe: no interest, no budget. */
 const NO_PROFILE = { interests: [] as string[], answers: ['callback'], budget: false };
 
-
 type Rand = () => number;
 const pick = <T>(r: Rand, items: readonly T[]): T => items[Math.floor(r() * items.length)];
 const digits = (r: Rand, n: number) => Array.from({ length: n }, () => Math.floor(r() * 10)).join('');
@@ -83,11 +82,45 @@ function zonePhoneOf(r: Rand, country: string): string {
   throw new Error(`no valid demo phone for ${country}`);
 }
 
-const RU_NAMES = ['Анна Петрова', 'Иван Соколов', 'Мария Кузнецова', 'Дмитрий Орлов', 'Елена Волкова', 'Алексей Морозов', 'Ольга Лебедева', 'Сергей Новиков', 'Татьяна Павлова', 'Николай Фёдоров', 'Наталья Егорова', 'Павел Козлов'];
-const EN_NAMES = ['Emily Clarke', 'James Wilson', 'Olivia Brown', 'Thomas Hughes', 'Sophie Turner', 'Daniel Evans', 'Grace Miller', 'Lukas Becker', 'Hannah Schmidt'];
+const RU_NAMES = [
+  'Анна Петрова',
+  'Иван Соколов',
+  'Мария Кузнецова',
+  'Дмитрий Орлов',
+  'Елена Волкова',
+  'Алексей Морозов',
+  'Ольга Лебедева',
+  'Сергей Новиков',
+  'Татьяна Павлова',
+  'Николай Фёдоров',
+  'Наталья Егорова',
+  'Павел Козлов',
+];
+const EN_NAMES = [
+  'Emily Clarke',
+  'James Wilson',
+  'Olivia Brown',
+  'Thomas Hughes',
+  'Sophie Turner',
+  'Daniel Evans',
+  'Grace Miller',
+  'Lukas Becker',
+  'Hannah Schmidt',
+];
 const CITIES_RU = ['Москва', 'Санкт-Петербург', 'Казань', 'Екатеринбург', 'Новосибирск', 'Алматы', 'Минск'];
 const CITIES_EN = ['London', 'Manchester', 'Berlin', 'New York', 'Boston'];
-const STATUS_WEIGHTS: [number, number][] = [[1, 45], [2, 10], [3, 8], [4, 10], [10, 7], [11, 5], [20, 5], [21, 4], [22, 3], [30, 3]];
+const STATUS_WEIGHTS: [number, number][] = [
+  [1, 45],
+  [2, 10],
+  [3, 8],
+  [4, 10],
+  [10, 7],
+  [11, 5],
+  [20, 5],
+  [21, 4],
+  [22, 3],
+  [30, 3],
+];
 const SOURCE_WEIGHTS: [LeadSource, number][] = LEAD_SOURCES.map((s) => [s, s === 'organic' ? 30 : s === 'non-organic' ? 8 : 6]);
 
 interface SeedLead {
@@ -118,10 +151,10 @@ export class LeadsDemoSeed {
 
   private async run(m: EntityManager): Promise<void> {
     const codes = DEMO_ORDERS.map((o) => o.code ?? slugifyOrderCode(o.title));
-    const rows: { id: number; title: string }[] = await m.query(
-      `SELECT id, title FROM call_order WHERE code = ANY($1) OR title = ANY($2) ORDER BY id`,
-      [codes, DEMO_ORDERS.map((o) => o.title)],
-    );
+    const rows: { id: number; title: string }[] = await m.query(`SELECT id, title FROM call_order WHERE code = ANY($1) OR title = ANY($2) ORDER BY id`, [
+      codes,
+      DEMO_ORDERS.map((o) => o.title),
+    ]);
     // On the seed transaction's connection, one after another: never a second pool connection while it is held.
     const orders: OrderSettings[] = [];
     for (const o of rows) {
@@ -152,7 +185,19 @@ export class LeadsDemoSeed {
       const en = english.has(order.id);
       const profile = profileOf.get(order.id) ?? NO_PROFILE;
       const known = phonesByOrder.get(order.id) ?? [];
-      const country = en ? weighted(r, [['GB', 6], ['US', 3], ['DE', 2]]) : weighted(r, [['RU', 12], ['KZ', 2], ['BY', 2], ['UA', 1], ['UZ', 1]]);
+      const country = en
+        ? weighted(r, [
+            ['GB', 6],
+            ['US', 3],
+            ['DE', 2],
+          ])
+        : weighted(r, [
+            ['RU', 12],
+            ['KZ', 2],
+            ['BY', 2],
+            ['UA', 1],
+            ['UZ', 1],
+          ]);
       const usual = known.length > 0 && r() < SECONDARY_SHARE ? pick(r, known) : phoneOf(r, country);
       const zoned = i % 10 === 3 ? ZONED_DEMO_LEADS[Math.floor(i / 10) % ZONED_DEMO_LEADS.length] : null;
       const phone = zoned ? zonePhoneOf(rz, zoned.country) : usual;
@@ -170,10 +215,17 @@ export class LeadsDemoSeed {
         orderId: order.id,
         orderCode: order.code,
         name: pick(r, en ? EN_NAMES : RU_NAMES),
-        sourceComment: r() < 0.5 ? JSON.stringify({ form: pick(r, ['quiz', 'callback', 'landing']), answers: [pick(r, profile.answers), pick(r, ['soon', 'this month'])] }) : undefined,
+        sourceComment:
+          r() < 0.5
+            ? JSON.stringify({ form: pick(r, ['quiz', 'callback', 'landing']), answers: [pick(r, profile.answers), pick(r, ['soon', 'this month'])] })
+            : undefined,
         ip: r() < 0.7 ? `203.0.113.${1 + Math.floor(r() * 250)}` : undefined,
         externalIdCrmA: r() < 0.5 ? `CRM-A-${100000 + i}` : undefined,
-        priority: weighted(r, [[0, 8], [1, 1], [5, 1]]),
+        priority: weighted(r, [
+          [0, 8],
+          [1, 1],
+          [5, 1],
+        ]),
         source,
         adCampaignId: source !== 'organic' && source !== 'non-organic' ? `cmp-2026-${String(1 + Math.floor(r() * 40)).padStart(3, '0')}` : undefined,
         messengerUserName: r() < 0.2 ? `user${digits(r, 5)}` : undefined,
@@ -188,7 +240,16 @@ export class LeadsDemoSeed {
       const opened = openedOf.get(order.id) ?? now.getTime() - SPREAD_DAYS * 86_400_000;
       const createdAt = new Date(Math.max(opened + 60_000, now.getTime() - Math.floor(r() * SPREAD_DAYS * 86_400_000)));
       leads.push({
-        lead: { ...built.lead, statusId, createMethod: weighted(r, [['API', 7], ['form', 2], ['manual', 1]]), planningCallAt: category === 'in-progress' ? built.lead.planningCallAt : null },
+        lead: {
+          ...built.lead,
+          statusId,
+          createMethod: weighted(r, [
+            ['API', 7],
+            ['form', 2],
+            ['manual', 1],
+          ]),
+          planningCallAt: category === 'in-progress' ? built.lead.planningCallAt : null,
+        },
         createdAt,
         qualifiedAt: category === 'qualified' ? new Date(Math.min(now.getTime(), createdAt.getTime() + (1 + Math.floor(r() * 48)) * 3_600_000)) : null,
         selectionType: leadType === 'selection' ? pick(r, ['auto', 'manual']) : null,
@@ -205,16 +266,56 @@ export class LeadsDemoSeed {
 
   private async insert(m: EntityManager, leads: SeedLead[]): Promise<number[]> {
     const columns = [
-      'order_id', 'phone', 'lead_type', 'status_id', 'name', 'source_comment', 'ip', 'external_id_crm_a', 'create_method', 'source',
-      'planning_call_at', 'priority', 'utc_offset', 'time_zone', 'social_a_id', 'messenger_user_name', 'ad_campaign_id', 'custom_values',
-      'qualified_at', 'selection_type', 'city', 'created_at', 'updated_at',
+      'order_id',
+      'phone',
+      'lead_type',
+      'status_id',
+      'name',
+      'source_comment',
+      'ip',
+      'external_id_crm_a',
+      'create_method',
+      'source',
+      'planning_call_at',
+      'priority',
+      'utc_offset',
+      'time_zone',
+      'social_a_id',
+      'messenger_user_name',
+      'ad_campaign_id',
+      'custom_values',
+      'qualified_at',
+      'selection_type',
+      'city',
+      'created_at',
+      'updated_at',
     ];
     const params: unknown[] = [];
     const tuples = leads.map(({ lead: l, createdAt, qualifiedAt, selectionType, city }) => {
       const values = [
-        l.orderId, l.phone, l.leadType, l.statusId, l.name, l.sourceComment, l.ip, l.externalIdCrmA, l.createMethod, l.source,
-        l.planningCallAt, l.priority, l.utcOffset, l.timeZone ?? null, l.socialAId, l.messengerUserName, l.adCampaignId, JSON.stringify(l.customValues),
-        qualifiedAt, selectionType, city, createdAt, qualifiedAt ?? createdAt,
+        l.orderId,
+        l.phone,
+        l.leadType,
+        l.statusId,
+        l.name,
+        l.sourceComment,
+        l.ip,
+        l.externalIdCrmA,
+        l.createMethod,
+        l.source,
+        l.planningCallAt,
+        l.priority,
+        l.utcOffset,
+        l.timeZone ?? null,
+        l.socialAId,
+        l.messengerUserName,
+        l.adCampaignId,
+        JSON.stringify(l.customValues),
+        qualifiedAt,
+        selectionType,
+        city,
+        createdAt,
+        qualifiedAt ?? createdAt,
       ];
       const start = params.length;
       params.push(...values);
@@ -237,13 +338,10 @@ export class LeadsDemoSeed {
     if (links.length === 0) return;
     const prevIds = links.map(([p]) => p);
     const nextIds = links.map(([, n]) => n);
-    await m.query(
-      `UPDATE lead l SET next_lead_id = x.next FROM unnest($1::int[], $2::int[]) AS x(prev, next) WHERE l.id = x.prev`,
-      [prevIds, nextIds],
-    );
-    await m.query(
-      `UPDATE lead l SET previous_lead_id = x.prev, is_secondary = true FROM unnest($1::int[], $2::int[]) AS x(prev, next) WHERE l.id = x.next`,
-      [prevIds, nextIds],
-    );
+    await m.query(`UPDATE lead l SET next_lead_id = x.next FROM unnest($1::int[], $2::int[]) AS x(prev, next) WHERE l.id = x.prev`, [prevIds, nextIds]);
+    await m.query(`UPDATE lead l SET previous_lead_id = x.prev, is_secondary = true FROM unnest($1::int[], $2::int[]) AS x(prev, next) WHERE l.id = x.next`, [
+      prevIds,
+      nextIds,
+    ]);
   }
 }

@@ -101,7 +101,10 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
   onApplicationBootstrap(): void {
     if (this.config.workers <= 0) return;
     // An outage is logged once (per source, common/outage-log.ts); any other failure as its codes.
-    this.sweeper = setInterval(() => void this.settleLostJobs().catch((err: unknown) => reportDatabaseError(DATABASE_SOURCE, err, this.logger)), LOST_JOB_SWEEP_MS);
+    this.sweeper = setInterval(
+      () => void this.settleLostJobs().catch((err: unknown) => reportDatabaseError(DATABASE_SOURCE, err, this.logger)),
+      LOST_JOB_SWEEP_MS,
+    );
     this.sweeper.unref();
   }
 
@@ -129,7 +132,12 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
     // With Idempotency-Key the job id is fixed by the request: a retry that runs again finds its job.
     const jobId = idempotencyToken ?? randomUUID();
     // One statement: the row and its job commit together; a row that exists already enqueues nothing.
-    await this.queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: input.orderId }, jobId, this.jobs.insertStatement({ id: jobId, orderId: input.orderId, payload: input, apiKeyId }));
+    await this.queue.sendWithRow(
+      LEAD_CREATE_QUEUE,
+      { orderId: input.orderId },
+      jobId,
+      this.jobs.insertStatement({ id: jobId, orderId: input.orderId, payload: input, apiKeyId }),
+    );
     return { jobId };
   }
 
@@ -308,7 +316,12 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
         changes.qualifiedAt = qualifiedAtAfter(from, newStatus.category, current.qualifiedAt, now);
       }
 
-      const zone = nextLeadZone(current, { timeZone, utcOffset: input.utcOffset }, changes.phone !== undefined && changes.phone !== current.phone ? phoneCountry : undefined, now);
+      const zone = nextLeadZone(
+        current,
+        { timeZone, utcOffset: input.utcOffset },
+        changes.phone !== undefined && changes.phone !== current.phone ? phoneCountry : undefined,
+        now,
+      );
       if (zone.timeZone !== current.timeZone || zone.utcOffset !== current.utcOffset) {
         if (zone.utcOffset !== current.utcOffset) changes.utcOffset = zone.utcOffset;
         if (zone.timeZone !== current.timeZone) changes.timeZone = zone.timeZone;

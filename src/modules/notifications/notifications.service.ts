@@ -31,28 +31,34 @@ export class NotificationsService {
    * The routes answer `data: []`, which is also what their Idempotency-Key replays.
    */
   async send(audience: Audience, content: NotificationContent): Promise<{ notificationId: number } & FanOutResult> {
-    return this.idempotent.transaction(async (m) => {
-      if (audience.scope === 'private' && !(await this.repo.lockUser(m, audience.userId))) {
-        throw DomainError.notFound('User', audience.userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
-      }
-      const notificationId = await this.repo.insertNotification(m, audience, content);
-      const result = await this.repo.fanOut(m, notificationId, audience, content.type, {
-        email: this.email.configured,
-        messenger: this.messenger.configured,
-      });
-      const jobs: DeliverJob[] = EXTERNAL_CHANNELS.flatMap((channel) =>
-        chunk(result.pending[channel], DELIVERY_BATCH_SIZE).map((deliveryIds) => ({ channel, deliveryIds })),
-      );
-      await this.queue.sendMany(DELIVER_QUEUE, jobs, { manager: m });
-      return { notificationId, ...result };
-    }, () => []);
+    return this.idempotent.transaction(
+      async (m) => {
+        if (audience.scope === 'private' && !(await this.repo.lockUser(m, audience.userId))) {
+          throw DomainError.notFound('User', audience.userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
+        }
+        const notificationId = await this.repo.insertNotification(m, audience, content);
+        const result = await this.repo.fanOut(m, notificationId, audience, content.type, {
+          email: this.email.configured,
+          messenger: this.messenger.configured,
+        });
+        const jobs: DeliverJob[] = EXTERNAL_CHANNELS.flatMap((channel) =>
+          chunk(result.pending[channel], DELIVERY_BATCH_SIZE).map((deliveryIds) => ({ channel, deliveryIds })),
+        );
+        await this.queue.sendMany(DELIVER_QUEUE, jobs, { manager: m });
+        return { notificationId, ...result };
+      },
+      () => [],
+    );
   }
 
   /** A user's notifications with their delivery state per channel; two queries for the page, one for the deliveries. */
   async listForUser(userId: number, offset: number, limit: number): Promise<Page<UserNotification>> {
     const page = await this.repo.listForUser(userId, offset, limit);
     if (page.total === 0 && !(await this.repo.userExists(userId))) throw DomainError.notFound('User', userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
-    const deliveries = await this.repo.deliveriesOf(userId, page.list.map((r) => r.id));
+    const deliveries = await this.repo.deliveriesOf(
+      userId,
+      page.list.map((r) => r.id),
+    );
     const byNotification = new Map<number, DeliveryRow[]>();
     for (const d of deliveries) {
       const list = byNotification.get(d.notificationId) ?? [];

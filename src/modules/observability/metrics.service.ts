@@ -68,10 +68,13 @@ export class MetricsService {
     let report: { at: number; rows: Promise<QueueConsumerReport[]> } | null = null;
     const readQueues = (): Promise<QueueConsumerReport[]> => {
       if (!report || Date.now() - report.at > 1000) {
-        report = { at: Date.now(), rows: this.queue.report().catch((err: unknown) => {
-          reportDatabaseError(DATABASE_SOURCE, err, this.logger);
-          return [];
-        }) };
+        report = {
+          at: Date.now(),
+          rows: this.queue.report().catch((err: unknown) => {
+            reportDatabaseError(DATABASE_SOURCE, err, this.logger);
+            return [];
+          }),
+        };
       }
       return report.rows;
     };

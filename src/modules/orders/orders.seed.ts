@@ -51,7 +51,7 @@ export const DEMO_ORDERS: DemoOrder[] = [
       'План лидов в месяц': 1200,
       'Ставка за лид': 850.5,
       'Нужен ежедневный отчёт': true,
-      'Ниша': 'real_estate',
+      Ниша: 'real_estate',
       'Рабочие языки': 'ru',
     },
     leadProfile: { interests: ['flat'], answers: ['studio', '1-2 rooms', '3 rooms', 'mortgage', 'this month'], budget: true },
@@ -64,7 +64,15 @@ export const DEMO_ORDERS: DemoOrder[] = [
     serviceTitle: 'Онлайн-школа «Знание»: продажа курсов по заявкам с лендингов',
     title: 'Онлайн-школа «Знание»',
     status: 'success',
-    callSchedule: [['10:00', '21:00'], ['10:00', '21:00'], ['10:00', '21:00'], ['10:00', '21:00'], ['10:00', '21:00'], ['11:00', '17:00'], ['11:00', '17:00']],
+    callSchedule: [
+      ['10:00', '21:00'],
+      ['10:00', '21:00'],
+      ['10:00', '21:00'],
+      ['10:00', '21:00'],
+      ['10:00', '21:00'],
+      ['11:00', '17:00'],
+      ['11:00', '17:00'],
+    ],
     callHolidayOverrides: ['01.01.2027', '02.01.2027', '08.03.2027'],
     autoDialingEnabled: true,
     predictiveModeEnabled: true,
@@ -83,7 +91,7 @@ export const DEMO_ORDERS: DemoOrder[] = [
       'План лидов в месяц': 3000,
       'Ставка за лид': 320,
       'Нужен ежедневный отчёт': false,
-      'Ниша': 'education',
+      Ниша: 'education',
       'Рабочие языки': 'ru',
     },
     leadProfile: { interests: ['course', 'consultation'], answers: ['python', 'english', 'design', 'evening', 'weekends'], budget: false },
@@ -110,7 +118,7 @@ export const DEMO_ORDERS: DemoOrder[] = [
       'Менеджер клиента': 'Светлана Ким',
       'План лидов в месяц': 400,
       'Ставка за лид': 500,
-      'Ниша': 'medicine',
+      Ниша: 'medicine',
     },
     leadProfile: { interests: ['consultation'], answers: ['check-up', 'implants', 'cleaning', 'morning', 'evening'], budget: false },
     openedDaysAgo: 60,
@@ -142,7 +150,7 @@ export const DEMO_ORDERS: DemoOrder[] = [
       'Менеджер клиента': 'Sarah Collins',
       'Ставка за лид': 4.75,
       'Нужен ежедневный отчёт': true,
-      'Ниша': 'support',
+      Ниша: 'support',
       'Рабочие языки': 'en,ru',
     },
     leadProfile: { interests: [], answers: ['billing', 'meter reading', 'tariff', 'callback'], budget: false },
@@ -154,14 +162,20 @@ export const DEMO_ORDERS: DemoOrder[] = [
     serviceTitle: 'ГК «Северный квартал»: реактивация старой базы (загородные дома)',
     title: 'Загородные дома: реактивация базы',
     status: 'secondary',
-    callSchedule: [['11:00', '19:00'], ['11:00', '19:00'], ['11:00', '19:00'], ['11:00', '19:00'], ['11:00', '19:00']],
+    callSchedule: [
+      ['11:00', '19:00'],
+      ['11:00', '19:00'],
+      ['11:00', '19:00'],
+      ['11:00', '19:00'],
+      ['11:00', '19:00'],
+    ],
     autoDialingEnabled: false,
     qualifiedLeadsPerDayLimit: 15,
     defaultUtcOffset: 3,
     agents: [],
     groups: ['Sales'],
     sipNumbers: ['+74951234567', '+78123456789'],
-    values: { 'Ниша': 'real_estate' },
+    values: { Ниша: 'real_estate' },
     leadProfile: { interests: ['house'], answers: ['house with a plot', 'townhouse', 'next spring', 'mortgage'], budget: true },
     openedDaysAgo: 30,
     launchedDaysAgo: 25,
@@ -191,15 +205,26 @@ export class OrdersDemoSeed {
     const users = await idsBy(`SELECT lower(email) AS key, id FROM app_user WHERE lower(email) = ANY($1)`, all('agents'));
     const groups = await idsBy(`SELECT names->>'gb' AS key, min(id) AS id FROM agent_group WHERE names->>'gb' = ANY($1) GROUP BY 1`, all('groups'));
     const sips = await idsBy(`SELECT number AS key, id FROM sip_endpoint WHERE number = ANY($1)`, all('sipNumbers'));
-    const fields = await idsBy(
-      `SELECT title AS key, min(id) AS id FROM custom_field WHERE essence = 'orders' AND title = ANY($1) GROUP BY 1`,
-      [...new Set(DEMO_ORDERS.flatMap((o) => Object.keys(o.values))), 'Дата запуска', 'Последняя сверка'],
-    );
+    const fields = await idsBy(`SELECT title AS key, min(id) AS id FROM custom_field WHERE essence = 'orders' AND title = ANY($1) GROUP BY 1`, [
+      ...new Set(DEMO_ORDERS.flatMap((o) => Object.keys(o.values))),
+      'Дата запуска',
+      'Последняя сверка',
+    ]);
     const [scenario]: { id: number }[] = await m.query(`SELECT id FROM call_scenario ORDER BY id LIMIT 1`);
     const pick = (keys: string[], map: Map<string, number>) => keys.flatMap((k) => (map.has(k) ? [map.get(k)!] : []));
 
     const now = new Date();
-    for (const { agents, groups: groupNames, sipNumbers, values: fixed, openedDaysAgo, launchedDaysAgo, reconciledDaysAgo, leadProfile: _leads, ...order } of DEMO_ORDERS) {
+    for (const {
+      agents,
+      groups: groupNames,
+      sipNumbers,
+      values: fixed,
+      openedDaysAgo,
+      launchedDaysAgo,
+      reconciledDaysAgo,
+      leadProfile: _leads,
+      ...order
+    } of DEMO_ORDERS) {
       const sipEndpointIds = pick(sipNumbers, sips);
       if (sipEndpointIds.length === 0) {
         this.logger.warn(`demo order "${order.title}" skipped: none of its numbers (${sipNumbers.join(', ')}) exist`);

@@ -213,7 +213,11 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     const db = options.manager
       ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: await options.manager!.query<unknown[]>(text, values) }) }
       : undefined;
-    await this.boss.insert(queue, items.map((data) => ({ data })), { db });
+    await this.boss.insert(
+      queue,
+      items.map((data) => ({ data })),
+      { db },
+    );
   }
 
   private async beat(): Promise<void> {

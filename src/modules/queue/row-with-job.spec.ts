@@ -6,7 +6,9 @@ const ROW = `INSERT INTO lead_async_job (id, order_id) VALUES ($1, $2) ON CONFLI
 describe('withRowCte (a caller row and pg-boss jobs in one statement)', () => {
   it("puts the row first and gates pg-boss's payload on it (plain INSERT shape)", () => {
     const merged = withRowCte(insertJobs('pgboss', { table: 'job_common', name: 'lead.create', returnId: true }), ROW)!;
-    expect(merged).toMatch(/^WITH caller_row AS \(INSERT INTO lead_async_job \(id, order_id\) VALUES \(\$2, \$3\) ON CONFLICT \(id\) DO NOTHING RETURNING id\) INSERT INTO pgboss\.job_common/);
+    expect(merged).toMatch(
+      /^WITH caller_row AS \(INSERT INTO lead_async_job \(id, order_id\) VALUES \(\$2, \$3\) ON CONFLICT \(id\) DO NOTHING RETURNING id\) INSERT INTO pgboss\.job_common/,
+    );
     expect(merged).toContain(`json_to_recordset((CASE WHEN EXISTS (SELECT 1 FROM caller_row) THEN $1::text ELSE '[]' END)::json)`);
     expect(merged).not.toContain('$1::text::json');
   });

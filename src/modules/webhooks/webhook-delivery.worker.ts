@@ -105,7 +105,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
       await this.repo.markSucceeded(m, [...succeeded]);
       const tired = await this.repo.markFailed(m, [...failed], this.config.webhookDisableAfterFailingHours);
       const goneNow = await this.repo.disable(m, [...gone], GONE_REASON);
-      for (const id of tired) this.logger.warn(`webhook ${id} disabled: deliveries failed for ${this.config.webhookDisableAfterFailingHours} h without a success`);
+      for (const id of tired)
+        this.logger.warn(`webhook ${id} disabled: deliveries failed for ${this.config.webhookDisableAfterFailingHours} h without a success`);
       for (const id of goneNow) this.logger.warn(`webhook ${id} disabled: ${GONE_REASON}`);
     });
   }

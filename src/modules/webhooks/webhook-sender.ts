@@ -66,9 +66,7 @@ export class WebhookSender {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
 
-  constructor(
-    private readonly options: { allowPrivate: boolean; timeoutMs: number; maxSockets: number },
-  ) {
+  constructor(private readonly options: { allowPrivate: boolean; timeoutMs: number; maxSockets: number }) {
     const lookup = guardedLookup(options.allowPrivate);
     this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets, lookup });
     this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, lookup });

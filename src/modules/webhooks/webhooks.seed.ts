@@ -27,7 +27,11 @@ export class WebhooksDemoSeed {
 
   private async run(m: EntityManager): Promise<void> {
     const description = 'CRM sync (paused: an example address)';
-    const id = await this.repo.insert(m, { url: DEMO_WEBHOOK_URL, events: ['lead.created', 'lead.updated'], orderIds: [], description, isActive: false }, generateSecret());
+    const id = await this.repo.insert(
+      m,
+      { url: DEMO_WEBHOOK_URL, events: ['lead.created', 'lead.updated'], orderIds: [], description, isActive: false },
+      generateSecret(),
+    );
     const data = { webhookId: id };
     await this.outbox.append(m, { type: TEST_EVENT_TYPE, orderId: null, data });
     // The event just written, read back in this transaction for its id and time (the body is the feed's shape).

@@ -113,24 +113,32 @@ export class PgServer {
     const proc = spawn(
       path.join(binDir(), 'postgres'),
       [
-        '-D', this.dataDir,
-        '-p', String(this.port),
-        '-c', 'listen_addresses=127.0.0.1',
-        '-c', 'unix_socket_directories=',
-        '-c', 'max_connections=300',
+        '-D',
+        this.dataDir,
+        '-p',
+        String(this.port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=300',
         // Only the postmaster is ever killed here, never the machine: fsync=off loses nothing the
         // kernel has, and keeps the suite fast. synchronous_commit stays on: an acknowledged
         // commit must survive kill -9, which is what the crash scenario checks.
-        '-c', 'fsync=off',
+        '-c',
+        'fsync=off',
       ],
       { ...runAs(), stdio: ['ignore', fd, fd] },
     );
     closeSync(fd);
     let alive = true;
-    this.exited = new Promise((resolve) => proc.once('exit', () => {
-      alive = false;
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      proc.once('exit', () => {
+        alive = false;
+        resolve();
+      }),
+    );
     const deadline = Date.now() + 30_000;
     while (alive && Date.now() < deadline) {
       if (await this.accepts()) {

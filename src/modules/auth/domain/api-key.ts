@@ -25,7 +25,10 @@ export function hashesEqual(a: string, b: string): boolean {
 }
 
 export function parseScopes(csv: string): Scope[] {
-  const scopes = csv.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = csv
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.filter((s) => !isScope(s));
   if (bad.length > 0 || scopes.length === 0) {
     throw new Error(`Unknown scope(s): ${bad.join(', ') || '(none given)'}; valid: ${SCOPES.join(', ')}`);

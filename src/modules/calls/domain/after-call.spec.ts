@@ -52,8 +52,15 @@ describe('planAfterCall', () => {
   });
 
   it('never plans before the call ended, and always inside the window', () => {
-    const schedule = fc.array(fc.oneof(fc.constant([] as []), fc.tuple(fc.integer({ min: 0, max: 22 }), fc.integer({ min: 1, max: 12 }))
-      .map(([h, len]) => [`${String(h).padStart(2, '0')}:00`, `${String(Math.min(24, h + len)).padStart(2, '0')}:00`] as [string, string])), { minLength: 7, maxLength: 7 });
+    const schedule = fc.array(
+      fc.oneof(
+        fc.constant([] as []),
+        fc
+          .tuple(fc.integer({ min: 0, max: 22 }), fc.integer({ min: 1, max: 12 }))
+          .map(([h, len]) => [`${String(h).padStart(2, '0')}:00`, `${String(Math.min(24, h + len)).padStart(2, '0')}:00`] as [string, string]),
+      ),
+      { minLength: 7, maxLength: 7 },
+    );
     fc.assert(
       fc.property(
         fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-01-01T00:00:00Z'), noInvalidDate: true }),
@@ -66,7 +73,10 @@ describe('planAfterCall', () => {
         fc.integer({ min: -12, max: 14 }),
         (finishedAt, previousAttempts, intervalsMinutes, repeatLast, callbackRequested, outcome, sched, offset) => {
           const r = planAfterCall({
-            finishedAt, previousAttempts, outcome, callbackRequested,
+            finishedAt,
+            previousAttempts,
+            outcome,
+            callbackRequested,
             group: { intervalsMinutes, repeatLast, resetAttemptsEnabled: true },
             window: { schedule: sched, holidays: [], utcOffsetHours: offset },
           });
@@ -111,7 +121,7 @@ describe('callTimeProblems', () => {
 });
 
 describe('callTimeProblems: the earliest call', () => {
-  it('refuses calls said to start before 2000 (typos, year 0, JavaScript\'s minimum date)', () => {
+  it("refuses calls said to start before 2000 (typos, year 0, JavaScript's minimum date)", () => {
     const now = new Date('2026-11-22T12:00:00Z');
     expect(callTimeProblems(new Date('1999-12-31T23:59:59Z'), 1, now)).toEqual([{ field: 'startedAt', message: 'must not be before 2000-01-01' }]);
     expect(callTimeProblems(new Date(-8.64e15), 1, now)).toHaveLength(1);

@@ -17,7 +17,8 @@ export class CallsV2Controller {
   @Get()
   @ApiOperation({
     summary: 'List calls of leads or orders (leadIds or orderIds required)',
-    description: 'Refuses with 400 a request without leadIds and orderIds, non-integer ids, an unparsable createdAt, an offset below 0 or a limit outside 1..100.',
+    description:
+      'Refuses with 400 a request without leadIds and orderIds, non-integer ids, an unparsable createdAt, an offset below 0 or a limit outside 1..100.',
   })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)' })
   @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)' })
@@ -43,7 +44,8 @@ export class CallsV2Controller {
   @RequireScope('telephony')
   @ApiOperation({
     summary: 'Record a finished call (telephony scope); idempotent on platformCallId; updates the lead redial plan',
-    description: 'Refuses with 400 naming the field: a lead, virtual number, status or user that does not exist, an orderId other than the lead\'s, a total shorter than wait + talk, a call that would end in the future or start before 2000; 403 without the telephony scope.',
+    description:
+      "Refuses with 400 naming the field: a lead, virtual number, status or user that does not exist, an orderId other than the lead's, a total shorter than wait + talk, a call that would end in the future or start before 2000; 403 without the telephony scope.",
   })
   @ApiCreated()
   @ApiErrors(400, 409, 413)

@@ -2,7 +2,10 @@ import { validateOptions } from './custom-field';
 
 describe('custom field options', () => {
   it('requires options for select and multiselect', () => {
-    expect(validateOptions('select', undefined, true)).toEqual({ ok: false, errors: [{ field: 'params', message: 'a select field needs at least one option' }] });
+    expect(validateOptions('select', undefined, true)).toEqual({
+      ok: false,
+      errors: [{ field: 'params', message: 'a select field needs at least one option' }],
+    });
     expect(validateOptions('multiselect', [], true).ok).toBe(false);
     // on update, params left out means "keep the options"
     expect(validateOptions('select', undefined, false)).toEqual({ ok: true, value: [] });
@@ -10,7 +13,16 @@ describe('custom field options', () => {
   });
 
   it('applies the default sort', () => {
-    expect(validateOptions('select', [{ code: 'a', title: 'A' }, { code: 'b', title: 'B', sort: 5 }], true)).toEqual({
+    expect(
+      validateOptions(
+        'select',
+        [
+          { code: 'a', title: 'A' },
+          { code: 'b', title: 'B', sort: 5 },
+        ],
+        true,
+      ),
+    ).toEqual({
       ok: true,
       value: [
         { code: 'a', title: 'A', sort: 100 },
@@ -20,7 +32,11 @@ describe('custom field options', () => {
   });
 
   it('rejects bad and duplicate codes, naming the item', () => {
-    const r = validateOptions('multiselect', [{ code: 'ok' }, { code: 'Bad code' }, { code: 'ok' }].map((p) => ({ ...p, title: 't' })), true);
+    const r = validateOptions(
+      'multiselect',
+      [{ code: 'ok' }, { code: 'Bad code' }, { code: 'ok' }].map((p) => ({ ...p, title: 't' })),
+      true,
+    );
     expect(r).toEqual({
       ok: false,
       errors: [

@@ -26,9 +26,13 @@ describe('secondary lead linking', () => {
         const leads: (LinkedLead & { phone: number; createdAt: Date })[] = [];
         let t = 0;
         for (const [phone, gap] of arrivals) {
-          t += gap * DAY / 10;
+          t += (gap * DAY) / 10;
           const at = new Date(now.getTime() + t);
-          const prev = pickPreviousLead(leads.filter((l) => l.phone === phone), at, 30);
+          const prev = pickPreviousLead(
+            leads.filter((l) => l.phone === phone),
+            at,
+            30,
+          );
           const lead = { id: leads.length + 1, phone, createdAt: at, previousLeadId: prev?.id ?? null, nextLeadId: null };
           if (prev) leads.find((l) => l.id === prev.id)!.nextLeadId = lead.id;
           leads.push(lead);
@@ -39,8 +43,18 @@ describe('secondary lead linking', () => {
   });
 
   it('reports disagreeing links and cycles', () => {
-    expect(linkProblems([{ id: 1, previousLeadId: null, nextLeadId: 2 }, { id: 2, previousLeadId: null, nextLeadId: null }])).toHaveLength(1);
-    expect(linkProblems([{ id: 1, previousLeadId: 2, nextLeadId: 2 }, { id: 2, previousLeadId: 1, nextLeadId: 1 }]).some((p) => p.startsWith('cycle'))).toBe(true);
+    expect(
+      linkProblems([
+        { id: 1, previousLeadId: null, nextLeadId: 2 },
+        { id: 2, previousLeadId: null, nextLeadId: null },
+      ]),
+    ).toHaveLength(1);
+    expect(
+      linkProblems([
+        { id: 1, previousLeadId: 2, nextLeadId: 2 },
+        { id: 2, previousLeadId: 1, nextLeadId: 1 },
+      ]).some((p) => p.startsWith('cycle')),
+    ).toBe(true);
   });
 });
 

@@ -37,7 +37,10 @@ export function defaultStatusProblem(
     return { field: 'isDefault', message: 'the catalogue needs a default status: make another status the default instead' };
   }
   if (isDefault && category !== 'in-progress') {
-    return { field: change.category !== undefined ? 'category' : 'isDefault', message: 'the default lead status must be in-progress (leads are created with it)' };
+    return {
+      field: change.category !== undefined ? 'category' : 'isDefault',
+      message: 'the default lead status must be in-progress (leads are created with it)',
+    };
   }
   return null;
 }

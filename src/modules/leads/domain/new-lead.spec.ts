@@ -73,14 +73,48 @@ describe('small normalisers', () => {
 describe('v1 mapping', () => {
   it('maps v1 create and update fields onto the domain input', () => {
     expect(
-      fromV1Create({ lead_type: 'straight', client_phone: '79161234567', order_id: 1, order_code: 'a', client_name: 'N', quiz_log: 'q', campaign_id: 'c', external_id: 'e', priority: 2, utc_offset: 3, messengerId: 5, socialAId: '6', socialBLogin: 'b' }),
-    ).toEqual({ leadType: 'straight', phone: '79161234567', orderId: 1, orderCode: 'a', name: 'N', sourceComment: 'q', adCampaignId: 'c', externalIdCrmA: 'e', priority: 2, utcOffset: 3, messengerId: 5, socialAId: '6', socialBLogin: 'b' });
+      fromV1Create({
+        lead_type: 'straight',
+        client_phone: '79161234567',
+        order_id: 1,
+        order_code: 'a',
+        client_name: 'N',
+        quiz_log: 'q',
+        campaign_id: 'c',
+        external_id: 'e',
+        priority: 2,
+        utc_offset: 3,
+        messengerId: 5,
+        socialAId: '6',
+        socialBLogin: 'b',
+      }),
+    ).toEqual({
+      leadType: 'straight',
+      phone: '79161234567',
+      orderId: 1,
+      orderCode: 'a',
+      name: 'N',
+      sourceComment: 'q',
+      adCampaignId: 'c',
+      externalIdCrmA: 'e',
+      priority: 2,
+      utcOffset: 3,
+      messengerId: 5,
+      socialAId: '6',
+      socialBLogin: 'b',
+    });
     expect(fromV1Update({ status: 10, call_timestamp: 1772600767 })).toEqual({ statusId: 10, planningCallAt: new Date(1772600767000) });
     expect(fromV1Update({})).toEqual({});
   });
 
   it('renames field errors into v1 names', () => {
-    expect(toV1FieldErrors([{ field: 'phone', message: 'm' }, { field: 'customValues.3', message: 'x' }, { field: 'orderCode', message: 'c' }])).toEqual([
+    expect(
+      toV1FieldErrors([
+        { field: 'phone', message: 'm' },
+        { field: 'customValues.3', message: 'x' },
+        { field: 'orderCode', message: 'c' },
+      ]),
+    ).toEqual([
       { field: 'client_phone', message: 'm' },
       { field: 'customValues.3', message: 'x' },
       { field: 'order_code', message: 'c' },
@@ -89,16 +123,52 @@ describe('v1 mapping', () => {
 
   it('presents the UF_ shape', () => {
     const lead: Lead = {
-      id: 5, orderId: 7, orderCode: 'demo', name: null, phone: '+79161234567', sourceComment: null, ip: null,
-      externalIdCrmA: 'A1', externalIdCrmB: null, externalIdCrmC: null, externalIdCrmD: null, statusId: 2, leadType: 'straight',
-      createMethod: 'API', source: 'organic', isSecondary: true, previousLeadId: 4, nextLeadId: null,
-      planningCallAt: new Date('2026-03-04T05:06:07Z'), priority: 1, utcOffset: 3, socialAId: null, socialBLogin: null,
-      messengerUserName: null, messengerPhone: null, adCampaignId: null, customValues: {}, selectionType: null, city: null,
-      additionalParams: null, createdAt: new Date('2026-03-01T00:00:00Z'), updatedAt: new Date('2026-03-02T00:00:00Z'),
+      id: 5,
+      orderId: 7,
+      orderCode: 'demo',
+      name: null,
+      phone: '+79161234567',
+      sourceComment: null,
+      ip: null,
+      externalIdCrmA: 'A1',
+      externalIdCrmB: null,
+      externalIdCrmC: null,
+      externalIdCrmD: null,
+      statusId: 2,
+      leadType: 'straight',
+      createMethod: 'API',
+      source: 'organic',
+      isSecondary: true,
+      previousLeadId: 4,
+      nextLeadId: null,
+      planningCallAt: new Date('2026-03-04T05:06:07Z'),
+      priority: 1,
+      utcOffset: 3,
+      socialAId: null,
+      socialBLogin: null,
+      messengerUserName: null,
+      messengerPhone: null,
+      adCampaignId: null,
+      customValues: {},
+      selectionType: null,
+      city: null,
+      additionalParams: null,
+      createdAt: new Date('2026-03-01T00:00:00Z'),
+      updatedAt: new Date('2026-03-02T00:00:00Z'),
     };
     expect(toV1Detail(lead)).toMatchObject({
-      ID: 5, UF_NAME: '', UF_PHONE: '+79161234567', UF_STATUS: '2', UF_EXTERNAL_ID: 'A1', UF_IS_SECONDARY: true, UF_PREVIOUS_LEAD: 4,
-      UF_NEXT_LEAD: null, UF_CALL_DATE_TIME: 1772600767, UF_ORDER: 7, UF_DATE_CREATE: '2026-03-01T00:00:00+00:00', UF_PREPARE_IS_FINISHED: 1,
+      ID: 5,
+      UF_NAME: '',
+      UF_PHONE: '+79161234567',
+      UF_STATUS: '2',
+      UF_EXTERNAL_ID: 'A1',
+      UF_IS_SECONDARY: true,
+      UF_PREVIOUS_LEAD: 4,
+      UF_NEXT_LEAD: null,
+      UF_CALL_DATE_TIME: 1772600767,
+      UF_ORDER: 7,
+      UF_DATE_CREATE: '2026-03-01T00:00:00+00:00',
+      UF_PREPARE_IS_FINISHED: 1,
     });
   });
 });

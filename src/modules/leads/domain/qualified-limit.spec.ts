@@ -4,14 +4,18 @@ import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } f
 describe('qualified leads per day', () => {
   it("bounds the order's local day around now", () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), fc.integer({ min: -12, max: 14 }), (now, offset) => {
-        const { start, end } = orderDayBounds(now, offset);
-        expect(start.getTime()).toBeLessThanOrEqual(now.getTime());
-        expect(end.getTime()).toBeGreaterThan(now.getTime());
-        expect(end.getTime() - start.getTime()).toBe(86_400_000);
-        // local midnight
-        expect(new Date(start.getTime() + offset * 3_600_000).getUTCHours()).toBe(0);
-      }),
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+        fc.integer({ min: -12, max: 14 }),
+        (now, offset) => {
+          const { start, end } = orderDayBounds(now, offset);
+          expect(start.getTime()).toBeLessThanOrEqual(now.getTime());
+          expect(end.getTime()).toBeGreaterThan(now.getTime());
+          expect(end.getTime() - start.getTime()).toBe(86_400_000);
+          // local midnight
+          expect(new Date(start.getTime() + offset * 3_600_000).getUTCHours()).toBe(0);
+        },
+      ),
     );
     expect(orderDayBounds(new Date('2026-11-22T22:30:00Z'), 3)).toEqual({ start: new Date('2026-11-22T21:00:00Z'), end: new Date('2026-11-23T21:00:00Z') });
   });

@@ -44,7 +44,8 @@ export class LeadsV1Controller {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Change the fields sent (v1 names); call_timestamp sets the next call time; data is []',
-    description: 'The same rules as POST /v2/lead/update/{leadId}: 400 names the refused field in its v1 spelling, 404 when the lead does not exist, 409 as for v2.',
+    description:
+      'The same rules as POST /v2/lead/update/{leadId}: 400 names the refused field in its v1 spelling, 404 when the lead does not exist, 409 as for v2.',
   })
   @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
@@ -54,7 +55,10 @@ export class LeadsV1Controller {
   }
 
   @Get('detail/:lead_id')
-  @ApiOperation({ summary: 'One lead in the v1 UF_ shape (UF_CALL_DATE_TIME in Unix seconds)', description: 'Refuses an id that is not a positive integer (400); 404 when no lead has it.' })
+  @ApiOperation({
+    summary: 'One lead in the v1 UF_ shape (UF_CALL_DATE_TIME in Unix seconds)',
+    description: 'Refuses an id that is not a positive integer (400); 404 when no lead has it.',
+  })
   @ApiEnvelope(LeadV1View)
   @ApiErrors(400, 404)
   @ApiIdParam('lead_id')

@@ -110,7 +110,11 @@ export class LeadsV2Controller {
   })
   @ApiEnvelope(AsyncLeadJobView)
   @ApiErrors(400, 404)
-  @ApiParam({ name: 'jobId', schema: { type: 'string', format: 'uuid' }, description: 'the X-Job-Id header of POST /v2/lead/create-async/ (400 when not a UUID, 404 when unknown)' })
+  @ApiParam({
+    name: 'jobId',
+    schema: { type: 'string', format: 'uuid' },
+    description: 'the X-Job-Id header of POST /v2/lead/create-async/ (400 when not a UUID, 404 when unknown)',
+  })
   async asyncJob(@Param('jobId') jobId: string) {
     if (!UUID.test(jobId)) throw DomainError.invalidField('jobId', 'must be a UUID');
     return presentAsyncJob(await this.leads.getAsyncJob(jobId.toLowerCase()));
@@ -134,7 +138,8 @@ export class LeadsV2Controller {
   @Get('callable/:leadId')
   @ApiOperation({
     summary: 'Why a lead is or is not callable now (extension): reasons, local time, next callable moment',
-    description: "Reads the lead's zone, its order's schedule, holidays, autodialing and qualified limit. Refuses an id that is not a positive integer (400); 404 when no lead has it.",
+    description:
+      "Reads the lead's zone, its order's schedule, holidays, autodialing and qualified limit. Refuses an id that is not a positive integer (400); 404 when no lead has it.",
   })
   @ApiEnvelope(LeadCallableView)
   @ApiErrors(400, 404)
@@ -144,7 +149,10 @@ export class LeadsV2Controller {
   }
 
   @Get('detail/:leadId')
-  @ApiOperation({ summary: 'One lead (v2 shape, without previousLeadId/nextLeadId)', description: 'Refuses an id that is not a positive integer (400); 404 when no lead has it.' })
+  @ApiOperation({
+    summary: 'One lead (v2 shape, without previousLeadId/nextLeadId)',
+    description: 'Refuses an id that is not a positive integer (400); 404 when no lead has it.',
+  })
   @ApiEnvelope(LeadV2View)
   @ApiErrors(400, 404)
   @ApiIdParam('leadId')
@@ -160,8 +168,19 @@ export class LeadsV2Controller {
       'Refuses with 400 an offset below 0, a limit outside 1..100, non-integer ids, an unparsable date or a phone that is not one.',
   })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)', example: '2026-11-01T00:00:00+03:00' })
-  @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)', example: '2026-11-30' })
-  @ApiQuery({ name: 'orderIds', required: false, type: 'integer', isArray: true, description: 'orderIds[]=1&orderIds[]=2, orderIds=1&orderIds=2 or orderIds=1,2' })
+  @ApiQuery({
+    name: 'createdAt[1]',
+    required: false,
+    description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)',
+    example: '2026-11-30',
+  })
+  @ApiQuery({
+    name: 'orderIds',
+    required: false,
+    type: 'integer',
+    isArray: true,
+    description: 'orderIds[]=1&orderIds[]=2, orderIds=1&orderIds=2 or orderIds=1,2',
+  })
   @ApiQuery({ name: 'statusIds', required: false, type: 'integer', isArray: true, description: 'Same forms as orderIds' })
   @ApiEnvelopeList(LeadV2ListItemView)
   @ApiErrors(400)
@@ -174,4 +193,3 @@ export class LeadsV2Controller {
     return { ...page, list: page.list.map(presentLeadV2ListItem) };
   }
 }
-

@@ -247,10 +247,11 @@ export class LeadsRepository {
   }
 
   async countQualified(m: EntityManager, orderId: number, from: Date, to: Date): Promise<number> {
-    const rows: { n: number }[] = await m.query(
-      `SELECT count(*)::int AS n FROM lead WHERE order_id = $1 AND qualified_at >= $2 AND qualified_at < $3`,
-      [orderId, from, to],
-    );
+    const rows: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM lead WHERE order_id = $1 AND qualified_at >= $2 AND qualified_at < $3`, [
+      orderId,
+      from,
+      to,
+    ]);
     return rows[0].n;
   }
 

@@ -42,10 +42,7 @@ export interface NotificationContent {
 }
 
 /** Who receives a notification. */
-export type Audience =
-  | { scope: 'group'; group: NotificationGroup }
-  | { scope: 'private'; userId: number }
-  | { scope: 'public' };
+export type Audience = { scope: 'group'; group: NotificationGroup } | { scope: 'private'; userId: number } | { scope: 'public' };
 
 /** A user's settings for one channel (`*NotificationsEnabled`, `*NotificationsPriority`, the address). */
 export interface ChannelPreference {

@@ -1,15 +1,7 @@
 import fc from 'fast-check';
-import {
-  CallSchedule,
-  DEFAULT_CALL_SCHEDULE,
-  hasNoCallableDay,
-  normaliseSchedule,
-  timeToMinutes,
-  validateCallSchedule,
-} from './call-schedule';
+import { CallSchedule, DEFAULT_CALL_SCHEDULE, hasNoCallableDay, normaliseSchedule, timeToMinutes, validateCallSchedule } from './call-schedule';
 
-const hhmm = (min: number) =>
-  `${String(Math.floor(min / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`;
+const hhmm = (min: number) => `${String(Math.floor(min / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`;
 
 describe('timeToMinutes', () => {
   it.each([
@@ -19,10 +11,7 @@ describe('timeToMinutes', () => {
     ['24:00', 1440],
   ])('%s -> %d', (s, m) => expect(timeToMinutes(s)).toBe(m));
 
-  it.each(['24:01', '9:00', '09:60', '25:00', '0900', ' 09:00', '09:00:00', '', 'ab:cd'])(
-    'rejects %p',
-    (s) => expect(timeToMinutes(s)).toBeNull(),
-  );
+  it.each(['24:01', '9:00', '09:60', '25:00', '0900', ' 09:00', '09:00:00', '', 'ab:cd'])('rejects %p', (s) => expect(timeToMinutes(s)).toBeNull());
 });
 
 describe('validateCallSchedule', () => {
@@ -85,18 +74,13 @@ describe('validateCallSchedule', () => {
 
   it('property: start >= end is always rejected with the item position', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 6 }),
-        fc.integer({ min: 0, max: 1439 }),
-        fc.integer({ min: 0, max: 1439 }),
-        (pos, a, b) => {
-          const [s, e] = a >= b ? [a, b] : [b, a];
-          const input: CallSchedule = Array.from({ length: pos + 1 }, () => []);
-          input[pos] = [hhmm(s), hhmm(e)];
-          const r = validateCallSchedule(input);
-          expect(r).toEqual({ ok: false, message: expect.stringMatching(new RegExp(`^item ${pos} .*start must be before end$`)) });
-        },
-      ),
+      fc.property(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 0, max: 1439 }), (pos, a, b) => {
+        const [s, e] = a >= b ? [a, b] : [b, a];
+        const input: CallSchedule = Array.from({ length: pos + 1 }, () => []);
+        input[pos] = [hhmm(s), hhmm(e)];
+        const r = validateCallSchedule(input);
+        expect(r).toEqual({ ok: false, message: expect.stringMatching(new RegExp(`^item ${pos} .*start must be before end$`)) });
+      }),
       { numRuns: 300 },
     );
   });

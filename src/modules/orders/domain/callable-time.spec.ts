@@ -3,15 +3,7 @@ import { DateTime, FixedOffsetZone } from 'luxon';
 import { CallSchedule, DayWindow } from './call-schedule';
 import { nextCallableAt } from './callable-time';
 
-const WEEKDAYS_9_18: CallSchedule = [
-  ['09:00', '18:00'],
-  ['09:00', '18:00'],
-  ['09:00', '18:00'],
-  ['09:00', '18:00'],
-  ['09:00', '18:00'],
-  [],
-  [],
-];
+const WEEKDAYS_9_18: CallSchedule = [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []];
 const NONE: CallSchedule = [[], [], [], [], [], [], []];
 
 const at = (iso: string) => new Date(iso);
@@ -108,7 +100,11 @@ describe('nextCallableAt: concrete cases', () => {
     const mondaysOnly: CallSchedule = [['09:00', '10:00'], [], [], [], [], [], []];
     const mondays = Array.from({ length: 51 }, (_, i) => start.plus({ days: 5 + 7 * i }).toISODate()!);
     expect(plan('2026-03-11T10:00:00Z', mondaysOnly, 0, mondays)).toBe(
-      start.plus({ days: 5 + 7 * 51 }).set({ hour: 9 }).toUTC().toISO({ suppressMilliseconds: false }),
+      start
+        .plus({ days: 5 + 7 * 51 })
+        .set({ hour: 9 })
+        .toUTC()
+        .toISO({ suppressMilliseconds: false }),
     );
   });
 

@@ -83,16 +83,7 @@ describe('parseHolidayDate', () => {
     .map((d) => DateTime.fromJSDate(d, { zone: 'utc' }).startOf('day'));
 
   it('property: every supported layout of a date parses back to that date', () => {
-    const layouts = [
-      'yyyy-MM-dd',
-      'dd.MM.yyyy',
-      'd.M.yyyy',
-      'dd/MM/yyyy',
-      'yyyy/MM/dd',
-      'd MMMM yyyy',
-      'MMMM d, yyyy',
-      "yyyy-MM-dd'T'HH:mm:ssZZ",
-    ];
+    const layouts = ['yyyy-MM-dd', 'dd.MM.yyyy', 'd.M.yyyy', 'dd/MM/yyyy', 'yyyy/MM/dd', 'd MMMM yyyy', 'MMMM d, yyyy', "yyyy-MM-dd'T'HH:mm:ssZZ"];
     fc.assert(
       fc.property(dateArb, fc.constantFrom(...layouts), fc.constantFrom('en-US', 'ru'), (dt, layout, locale) => {
         const text = dt.setLocale(locale).toFormat(layout);
@@ -105,7 +96,11 @@ describe('parseHolidayDate', () => {
   it('property: RFC 2822 with any offset keeps the written calendar date', () => {
     fc.assert(
       fc.property(dateArb, fc.integer({ min: 0, max: 1439 }), fc.integer({ min: -12 * 60, max: 14 * 60 }), (dt, minute, offset) => {
-        const local = dt.plus({ minutes: minute }).setZone(`UTC${offset >= 0 ? '+' : '-'}${Math.floor(Math.abs(offset) / 60)}:${String(Math.abs(offset) % 60).padStart(2, '0')}`, { keepLocalTime: true });
+        const local = dt
+          .plus({ minutes: minute })
+          .setZone(`UTC${offset >= 0 ? '+' : '-'}${Math.floor(Math.abs(offset) / 60)}:${String(Math.abs(offset) % 60).padStart(2, '0')}`, {
+            keepLocalTime: true,
+          });
         expect(parseHolidayDate(local.toRFC2822()!)).toBe(dt.toISODate());
         expect(parseHolidayDate(local.toISO()!)).toBe(dt.toISODate());
       }),
@@ -139,15 +134,12 @@ describe('formatHoliday', () => {
 
   it('property: parse(format(d)) === d', () => {
     fc.assert(
-      fc.property(
-        fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }),
-        (d) => {
-          const iso = d.toISOString().slice(0, 10);
-          const shown = formatHoliday(iso);
-          expect(shown).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
-          expect(parseHolidayDate(shown)).toBe(iso);
-        },
-      ),
+      fc.property(fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }), (d) => {
+        const iso = d.toISOString().slice(0, 10);
+        const shown = formatHoliday(iso);
+        expect(shown).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+        expect(parseHolidayDate(shown)).toBe(iso);
+      }),
       { numRuns: 500 },
     );
   });
@@ -171,7 +163,9 @@ describe('parseHolidayList', () => {
 
 describe('holiday parsing bounds', () => {
   const days = (n: number, layout: string, locale = 'en-US') =>
-    Array.from({ length: n }, (_, i) => DateTime.fromObject({ year: 2027, month: 1, day: 1 }, { zone: 'utc' }).plus({ days: i }).setLocale(locale).toFormat(layout));
+    Array.from({ length: n }, (_, i) =>
+      DateTime.fromObject({ year: 2027, month: 1, day: 1 }, { zone: 'utc' }).plus({ days: i }).setLocale(locale).toFormat(layout),
+    );
   /** Main-thread CPU time of fn, in ms: unlike wall time, it does not grow when other processes load the machine. */
   const cpuMs = (fn: () => unknown) => {
     const before = process.threadCpuUsage();

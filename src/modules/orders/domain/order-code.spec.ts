@@ -74,9 +74,9 @@ describe('uniqueCodeCandidate', () => {
   it('property: result is valid, free, and the smallest free suffix', () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: fc.constantFrom('a', 'b', '-', '_', '1'), minLength: 1, maxLength: ORDER_CODE_MAX_LENGTH }).filter(
-          (s) => /^[a-z0-9_]/.test(s) && /[a-z0-9_]$/.test(s),
-        ),
+        fc
+          .string({ unit: fc.constantFrom('a', 'b', '-', '_', '1'), minLength: 1, maxLength: ORDER_CODE_MAX_LENGTH })
+          .filter((s) => /^[a-z0-9_]/.test(s) && /[a-z0-9_]$/.test(s)),
         fc.nat({ max: 30 }),
         (base, n) => {
           const taken = new Set<string>();

@@ -27,12 +27,7 @@ export function slugifyOrderCode(title: string): string {
 }
 
 export function isValidOrderCode(code: string): boolean {
-  return (
-    typeof code === 'string' &&
-    code.length >= 1 &&
-    code.length <= ORDER_CODE_MAX_LENGTH &&
-    ORDER_CODE.test(code)
-  );
+  return typeof code === 'string' && code.length >= 1 && code.length <= ORDER_CODE_MAX_LENGTH && ORDER_CODE.test(code);
 }
 
 /**

@@ -42,7 +42,10 @@ describe('normaliseOrderInput', () => {
       callSchedule: Array(8).fill([]),
       callHolidayOverrides: ['someday'],
       aiDefaultLanguage: 'de',
-      transferNumbers: [{ number: '1', names: { fr: 'Nom', ru: '' } }, { number: '2', names: 'x' }],
+      transferNumbers: [
+        { number: '1', names: { fr: 'Nom', ru: '' } },
+        { number: '2', names: 'x' },
+      ],
     });
     expect(r).toEqual({
       ok: false,

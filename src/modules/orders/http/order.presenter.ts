@@ -107,4 +107,3 @@ export function presentOrder(o: OrderRecord, shape: 'detail' | 'list') {
     updatedAt: isoDateTime(o.updatedAt),
   };
 }
-

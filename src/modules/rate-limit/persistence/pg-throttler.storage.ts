@@ -47,8 +47,6 @@ export class PgThrottlerStorage implements ThrottlerStorage {
   private maybeSweep(ttl: number): void {
     if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = Date.now();
-    this.ds
-      .query(`DELETE FROM rate_limit_counter WHERE window_start < now() - make_interval(secs => $1)`, [(2 * ttl) / 1000])
-      .catch(() => undefined);
+    this.ds.query(`DELETE FROM rate_limit_counter WHERE window_start < now() - make_interval(secs => $1)`, [(2 * ttl) / 1000]).catch(() => undefined);
   }
 }

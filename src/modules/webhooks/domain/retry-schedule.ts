@@ -15,7 +15,10 @@ export type ParseResult = { ok: true; value: number[] } | { ok: false; errors: s
 
 /** Parses a schedule into milliseconds; an empty string is "no retries". */
 export function parseRetrySchedule(text: string): ParseResult {
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   const errors: string[] = [];
   const value: number[] = [];
   if (parts.length > MAX_RETRIES) errors.push(`at most ${MAX_RETRIES} retries`);

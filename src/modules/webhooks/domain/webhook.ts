@@ -49,7 +49,9 @@ export function normaliseEvents(events: readonly string[], known: readonly strin
   if (events.length === 0) return { ok: false, errors: [{ field: 'events', message: 'must not be empty (send ["*"] for every type)' }] };
   const unique = [...new Set(events)];
   if (unique.includes(ALL_EVENTS)) {
-    return unique.length === 1 ? { ok: true, value: [ALL_EVENTS] } : { ok: false, errors: [{ field: 'events', message: '"*" stands alone (it means every type)' }] };
+    return unique.length === 1
+      ? { ok: true, value: [ALL_EVENTS] }
+      : { ok: false, errors: [{ field: 'events', message: '"*" stands alone (it means every type)' }] };
   }
   const unknown = unique.filter((t) => !known.includes(t));
   if (unknown.length) return { ok: false, errors: [{ field: 'events', message: `unknown types: ${unknown.join(', ')} (known: ${known.join(', ')})` }] };
@@ -69,9 +71,13 @@ export function checkUrlShape(text: string, allowHttp: boolean): Checked<URL> {
   }
   const errors: FieldError[] = [];
   if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
-    errors.push({ field: 'url', message: allowHttp ? 'must be an http or https URL' : 'must be an https URL (http is refused unless WEBHOOK_ALLOW_HTTP=true)' });
+    errors.push({
+      field: 'url',
+      message: allowHttp ? 'must be an http or https URL' : 'must be an https URL (http is refused unless WEBHOOK_ALLOW_HTTP=true)',
+    });
   }
-  if (url.username || url.password) errors.push({ field: 'url', message: 'must not carry credentials (user:password@); authenticate deliveries by their signature' });
+  if (url.username || url.password)
+    errors.push({ field: 'url', message: 'must not carry credentials (user:password@); authenticate deliveries by their signature' });
   if (!url.hostname) errors.push({ field: 'url', message: 'must name a host' });
   return errors.length ? { ok: false, errors } : { ok: true, value: url };
 }

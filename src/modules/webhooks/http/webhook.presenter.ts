@@ -27,7 +27,8 @@ export class WebhookCreatedView {
 }
 
 export class WebhookSecretView {
-  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8ODmxo0qOeg=', description: 'the new secret; the previous one also signs for 24 h' }) secret: string;
+  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8ODmxo0qOeg=', description: 'the new secret; the previous one also signs for 24 h' })
+  secret: string;
 }
 
 export class WebhookDeliveryView {

@@ -59,7 +59,8 @@ export class WebhooksV2Controller {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Send a delivery again, as soon as a worker is free (its attempts keep counting)',
-    description: 'Refuses an id that is not a positive integer (400); 404 when no delivery has it. A disabled webhook\'s delivery waits until the webhook is on again.',
+    description:
+      "Refuses an id that is not a positive integer (400); 404 when no delivery has it. A disabled webhook's delivery waits until the webhook is on again.",
   })
   @ApiUpdated('Queued; data is []')
   @ApiErrors(400, 404)
@@ -78,7 +79,10 @@ export class WebhooksV2Controller {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Webhooks by id ascending: {list, next, total} (never their secrets)', description: 'Refuses with 400 an offset below 0 or a limit outside 1..100.' })
+  @ApiOperation({
+    summary: 'Webhooks by id ascending: {list, next, total} (never their secrets)',
+    description: 'Refuses with 400 an offset below 0 or a limit outside 1..100.',
+  })
   @ApiEnvelopeList(WebhookView)
   @ApiErrors(400)
   async list(@Query() query: PageQuery) {
@@ -114,7 +118,10 @@ export class WebhooksV2Controller {
 
   @Post('delete/:webhookId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Delete a webhook and its deliveries', description: 'Refuses an id that is not a positive integer (400); 404 when no webhook has it.' })
+  @ApiOperation({
+    summary: 'Delete a webhook and its deliveries',
+    description: 'Refuses an id that is not a positive integer (400); 404 when no webhook has it.',
+  })
   @ApiUpdated('Deleted; data is []')
   @ApiErrors(400, 404)
   @ApiIdParam('webhookId')

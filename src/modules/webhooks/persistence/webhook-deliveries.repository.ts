@@ -114,7 +114,13 @@ export class WebhookDeliveriesRepository {
          updated_at = now()
        FROM unnest($1::bigint[], $2::varchar[], $3::int[], $4::varchar[], $5::bigint[]) AS r(id, status, code, error, delay_ms)
        WHERE d.id = r.id`,
-      [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.statusCode), outcomes.map((o) => o.error), outcomes.map((o) => o.delayMs)],
+      [
+        outcomes.map((o) => o.id),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.statusCode),
+        outcomes.map((o) => o.error),
+        outcomes.map((o) => o.delayMs),
+      ],
     );
   }
 

@@ -81,11 +81,7 @@ export class WebhooksRepository {
     return affected > 0;
   }
 
-  listDeliveries(
-    filter: { webhookId?: number; status?: DeliveryStatus },
-    offset: number,
-    limit: number,
-  ): Promise<Page<WebhookDelivery>> {
+  listDeliveries(filter: { webhookId?: number; status?: DeliveryStatus }, offset: number, limit: number): Promise<Page<WebhookDelivery>> {
     const p = new SqlParams();
     const conds: string[] = [];
     if (filter.webhookId !== undefined) conds.push(`webhook_id = ${p.add(filter.webhookId)}`);

@@ -50,7 +50,14 @@ export class CreateAgentGroupDto {
   @Type(() => AgentGroupNamesDto)
   names: AgentGroupNamesDto;
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_AGENTS_PER_GROUP, example: [3, 4, 5], default: [], description: `user ids; all must exist; duplicates collapse; at most ${MAX_AGENTS_PER_GROUP}` })
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    maxItems: MAX_AGENTS_PER_GROUP,
+    example: [3, 4, 5],
+    default: [],
+    description: `user ids; all must exist; duplicates collapse; at most ${MAX_AGENTS_PER_GROUP}`,
+  })
   @Optional()
   @AgentIds()
   agentIds?: number[];
@@ -64,7 +71,13 @@ export class UpdateAgentGroupDto {
   @Type(() => AgentGroupNamesPatchDto)
   names?: AgentGroupNamesPatchDto;
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_AGENTS_PER_GROUP, example: [3, 4, 5], description: `replaces the membership; all must exist; at most ${MAX_AGENTS_PER_GROUP}` })
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    maxItems: MAX_AGENTS_PER_GROUP,
+    example: [3, 4, 5],
+    description: `replaces the membership; all must exist; at most ${MAX_AGENTS_PER_GROUP}`,
+  })
   @Optional()
   @AgentIds()
   agentIds?: number[];

@@ -17,10 +17,18 @@ export class RecordCallDto {
   @ApiProperty({ type: 'integer', example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) leadId: number;
 
   @ApiPropertyOptional({ type: 'integer', description: "Must be the lead's order when given (the demo lead 1 is in order 1)", example: 1 })
-  @IsOptional() @IsInt() @Min(1) @Max(INT32_MAX) orderId?: number;
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(INT32_MAX)
+  orderId?: number;
 
   @ApiPropertyOptional({ type: 'integer', description: 'Agent who processed the call; omit or null when none (presented as 0)', example: 3, nullable: true })
-  @IsOptional() @IsInt() @Min(1) @Max(INT32_MAX) userId?: number | null;
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(INT32_MAX)
+  userId?: number | null;
 
   @ApiProperty({ type: 'integer', example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) sipEndpointId: number;
   @ApiProperty({ type: 'integer', example: 2, description: 'Call status id (GET /v2/call-status/)' }) @IsInt() @Min(1) @Max(INT32_MAX) statusId: number;
@@ -39,13 +47,17 @@ export class RecordCallDto {
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() isPredictive?: boolean;
 
   @ApiPropertyOptional({ description: "Digits, with or without +; defaults to the lead's phone", example: '79161234567' })
-  @IsOptional() @IsString() @Matches(/^\+?[0-9]{5,15}$/, { message: 'clientPhone must be 5 to 15 digits, + optional' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\+?[0-9]{5,15}$/, { message: 'clientPhone must be 5 to 15 digits, + optional' })
   clientPhone?: string;
 
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() hasRecords?: boolean;
 
   @ApiPropertyOptional({ description: 'The client asked to be called back (default: the status says so)' })
-  @IsOptional() @IsBoolean() callbackRequested?: boolean;
+  @IsOptional()
+  @IsBoolean()
+  callbackRequested?: boolean;
 
   @ApiPropertyOptional({ description: 'ISO 8601 start of the call (default: now minus the total duration)', example: '2026-11-22T10:00:00Z' })
   @IsOptional()
@@ -55,11 +67,22 @@ export class RecordCallDto {
 }
 
 export class ListCallsQuery extends PageQuery {
-  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER, description: `Required when orderIds is absent; leadIds[]=1&leadIds[]=2, leadIds=1,2; at most ${MAX_IDS_PER_FILTER}` })
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    maxItems: MAX_IDS_PER_FILTER,
+    description: `Required when orderIds is absent; leadIds[]=1&leadIds[]=2, leadIds=1,2; at most ${MAX_IDS_PER_FILTER}`,
+  })
   @PositiveIds()
   leadIds?: number[];
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER, example: [1], description: `Required when leadIds is absent; at most ${MAX_IDS_PER_FILTER}` })
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    maxItems: MAX_IDS_PER_FILTER,
+    example: [1],
+    description: `Required when leadIds is absent; at most ${MAX_IDS_PER_FILTER}`,
+  })
   @PositiveIds()
   orderIds?: number[];
 

@@ -3,7 +3,16 @@ import { normaliseSocialAId } from '../../domain/lead';
 
 /** A positive integer id given as a JSON number or a numeric string (socialAId). */
 export const IsPositiveIdLike = (options?: ValidationOptions) =>
-  ValidateBy({ name: 'isPositiveIdLike', validator: { validate: (v) => normaliseSocialAId(v) !== null, defaultMessage: (a) => `${a?.property} must be a positive integer (number or numeric string)` } }, options);
+  ValidateBy(
+    {
+      name: 'isPositiveIdLike',
+      validator: {
+        validate: (v) => normaliseSocialAId(v) !== null,
+        defaultMessage: (a) => `${a?.property} must be a positive integer (number or numeric string)`,
+      },
+    },
+    options,
+  );
 
 /** Plain text or a JSON value (object/array are stored as their JSON text). */
 export const IsTextOrJson = (maxLength: number, options?: ValidationOptions) =>
@@ -36,7 +45,10 @@ export const IsPositiveSafeInt = (options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isPositiveSafeInt',
-      validator: { validate: (v) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0, defaultMessage: (a) => `${a?.property} must be a positive integer` },
+      validator: {
+        validate: (v) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0,
+        defaultMessage: (a) => `${a?.property} must be a positive integer`,
+      },
     },
     options,
   );

@@ -18,35 +18,61 @@ const IP_MAX = 64;
 /** Optional fields shared by create and update (v2 names). */
 class LeadFieldsV2 {
   @ApiPropertyOptional({ description: 'Client name', example: 'Анна Петрова', maxLength: TEXT })
-  @Optional() @IsString() @MaxLength(TEXT)
+  @Optional()
+  @IsString()
+  @MaxLength(TEXT)
   name?: string;
 
-  @ApiPropertyOptional({ type: String, description: `Questionnaire comment or log: plain text or a JSON string (a JSON object is stored as its text); at most ${COMMENT_MAX} characters`, example: '{"rooms":2}', maxLength: COMMENT_MAX })
-  @Optional() @IsTextOrJson(COMMENT_MAX)
+  @ApiPropertyOptional({
+    type: String,
+    description: `Questionnaire comment or log: plain text or a JSON string (a JSON object is stored as its text); at most ${COMMENT_MAX} characters`,
+    example: '{"rooms":2}',
+    maxLength: COMMENT_MAX,
+  })
+  @Optional()
+  @IsTextOrJson(COMMENT_MAX)
   sourceComment?: string | object;
 
-  @ApiPropertyOptional({ description: 'IP address (IPv4 or IPv6, zone id allowed) of the person who left the lead, if collected', example: '203.0.113.7', maxLength: IP_MAX })
-  @Optional() @IsString() @MaxLength(IP_MAX) @IsIP()
+  @ApiPropertyOptional({
+    description: 'IP address (IPv4 or IPv6, zone id allowed) of the person who left the lead, if collected',
+    example: '203.0.113.7',
+    maxLength: IP_MAX,
+  })
+  @Optional()
+  @IsString()
+  @MaxLength(IP_MAX)
+  @IsIP()
   ip?: string;
 
   @ApiPropertyOptional({ description: 'Lead id in external CRM A', example: 'crm-a-10045', maxLength: TEXT })
-  @Optional() @IsString() @MaxLength(TEXT)
+  @Optional()
+  @IsString()
+  @MaxLength(TEXT)
   externalIdCrmA?: string;
 
   @ApiPropertyOptional({ description: 'Lead id in external CRM B', example: 'crm-b-10045', maxLength: TEXT })
-  @Optional() @IsString() @MaxLength(TEXT)
+  @Optional()
+  @IsString()
+  @MaxLength(TEXT)
   externalIdCrmB?: string;
 
   @ApiPropertyOptional({ description: 'Lead id in external CRM C', example: 'crm-c-10045', maxLength: TEXT })
-  @Optional() @IsString() @MaxLength(TEXT)
+  @Optional()
+  @IsString()
+  @MaxLength(TEXT)
   externalIdCrmC?: string;
 
   @ApiPropertyOptional({ description: 'Lead id in external CRM D', example: 'crm-d-10045', maxLength: TEXT })
-  @Optional() @IsString() @MaxLength(TEXT)
+  @Optional()
+  @IsString()
+  @MaxLength(TEXT)
   externalIdCrmD?: string;
 
   @ApiPropertyOptional({ type: 'integer', description: 'Priority in the call queue', example: 0 })
-  @Optional() @IsInt() @Min(INT32_MIN) @Max(INT32_MAX)
+  @Optional()
+  @IsInt()
+  @Min(INT32_MIN)
+  @Max(INT32_MAX)
   priority?: number;
 
   @ApiPropertyOptional({
@@ -56,7 +82,10 @@ class LeadFieldsV2 {
     minimum: MIN_UTC_OFFSET,
     maximum: MAX_UTC_OFFSET,
   })
-  @Optional() @IsInt() @Min(MIN_UTC_OFFSET) @Max(MAX_UTC_OFFSET)
+  @Optional()
+  @IsInt()
+  @Min(MIN_UTC_OFFSET)
+  @Max(MAX_UTC_OFFSET)
   utcOffset?: number;
 
   @ApiPropertyOptional({
@@ -70,15 +99,26 @@ class LeadFieldsV2 {
       "country's zone when the country has a single one, else the order's defaultTimeZone, else its defaultUtcOffset. " +
       'On update null clears it (the lead keeps its utcOffset). An unknown name is a 400 on timeZone.',
   })
-  @Nullable() @IsString() @MaxLength(TIME_ZONE_MAX_LENGTH)
+  @Nullable()
+  @IsString()
+  @MaxLength(TIME_ZONE_MAX_LENGTH)
   timeZone?: string | null;
 
   @ApiPropertyOptional({ enum: LEAD_SOURCES, default: 'organic' })
-  @Optional() @IsIn(LEAD_SOURCES)
+  @Optional()
+  @IsIn(LEAD_SOURCES)
   source?: LeadSource;
 
-  @ApiPropertyOptional({ type: String, description: 'Campaign id in the advertising system named in source', example: 'spring-2026', maxLength: 64, nullable: true })
-  @Nullable() @IsString() @MaxLength(64, { message: 'adCampaignId must be at most 64 characters' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Campaign id in the advertising system named in source',
+    example: 'spring-2026',
+    maxLength: 64,
+    nullable: true,
+  })
+  @Nullable()
+  @IsString()
+  @MaxLength(64, { message: 'adCampaignId must be at most 64 characters' })
   adCampaignId?: string | null;
 
   @ApiPropertyOptional({
@@ -86,23 +126,32 @@ class LeadFieldsV2 {
     example: { '1': 'Москва' },
     maxProperties: MAX_CUSTOM_VALUES,
   })
-  @Optional() @IsValuesMap() @MaxKeys(MAX_CUSTOM_VALUES, 'values (one per custom field)')
+  @Optional()
+  @IsValuesMap()
+  @MaxKeys(MAX_CUSTOM_VALUES, 'values (one per custom field)')
   customValues?: Record<string, unknown>;
 
   @ApiPropertyOptional({ description: 'Messenger username', example: 'anna_petrova', maxLength: TEXT })
-  @Optional() @IsString() @MaxLength(TEXT)
+  @Optional()
+  @IsString()
+  @MaxLength(TEXT)
   messengerUserName?: string;
 
   @ApiPropertyOptional({ description: 'Messenger phone (E.164 recommended; normalised when valid)', example: '+79161234567', maxLength: 32 })
-  @Optional() @IsString() @MaxLength(32)
+  @Optional()
+  @IsString()
+  @MaxLength(32)
   messengerPhone?: string;
 
   @ApiPropertyOptional({ type: String, description: 'Social network A user id: a positive integer, as a string or a number', example: '123456789' })
-  @Optional() @IsPositiveIdLike()
+  @Optional()
+  @IsPositiveIdLike()
   socialAId?: string | number;
 
   @ApiPropertyOptional({ description: 'Social network B login', example: 'anna.petrova', maxLength: TEXT })
-  @Optional() @IsString() @MaxLength(TEXT)
+  @Optional()
+  @IsString()
+  @MaxLength(TEXT)
   socialBLogin?: string;
 }
 
@@ -112,28 +161,49 @@ export class CreateLeadV2Dto extends LeadFieldsV2 {
   leadType: LeadType;
 
   @ApiProperty({ description: 'Client phone, E.164 with or without the leading +; stored and returned as +E.164', example: '+79161234567', maxLength: 32 })
-  @IsString() @Length(1, 32)
+  @IsString()
+  @Length(1, 32)
   phone: string;
 
   @ApiProperty({ type: 'integer', example: 1, minimum: 1, description: 'The order (campaign) of the lead: GET /v2/order/' })
-  @IsInt() @Min(1) @Max(INT32_MAX)
+  @IsInt()
+  @Min(1)
+  @Max(INT32_MAX)
   orderId: number;
 
   @ApiProperty({ description: 'Code of the same order as orderId (400 when they disagree)', example: 'novostroyki-moskvy', maxLength: 64 })
-  @IsString() @Length(1, 64)
+  @IsString()
+  @Length(1, 64)
   orderCode: string;
 
-  @ApiPropertyOptional({ type: 'integer', example: 1, description: 'Lead status id; on creation only in-progress statuses (GET /v2/lead-status/). Default: the catalogue default.' })
-  @Optional() @IsInt() @Min(1) @Max(INT32_MAX)
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 1,
+    description: 'Lead status id; on creation only in-progress statuses (GET /v2/lead-status/). Default: the catalogue default.',
+  })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(INT32_MAX)
   statusId?: number;
 }
 
 export class UpdateLeadV2Dto extends LeadFieldsV2 {
   @ApiPropertyOptional({ description: 'Client phone, E.164 with or without +', example: '+79161234567', maxLength: 32 })
-  @Optional() @IsString() @Length(1, 32)
+  @Optional()
+  @IsString()
+  @Length(1, 32)
   phone?: string;
 
-  @ApiPropertyOptional({ type: 'integer', example: 1, description: 'Lead status id (any status of GET /v2/lead-status/); entering a qualified status counts against the order qualifiedLeadsPerDayLimit (409 past it)' })
-  @Optional() @IsInt() @Min(1) @Max(INT32_MAX)
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 1,
+    description:
+      'Lead status id (any status of GET /v2/lead-status/); entering a qualified status counts against the order qualifiedLeadsPerDayLimit (409 past it)',
+  })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(INT32_MAX)
   statusId?: number;
 }

@@ -2,13 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
 import { Optional } from '../../../../common/presence';
-import {
-  CALL_STATUS_CATEGORIES,
-  CallStatusCategory,
-  LEAD_STATUS_CATEGORIES,
-  LeadStatusCategory,
-  STATUS_CODE,
-} from '../../domain/lead-status';
+import { CALL_STATUS_CATEGORIES, CallStatusCategory, LEAD_STATUS_CATEGORIES, LeadStatusCategory, STATUS_CODE } from '../../domain/lead-status';
 
 /** Required on create; on update it may be left out, but never sent as null. */
 const presence = (required: boolean, doc: object) => (required ? [ApiProperty(doc)] : [ApiPropertyOptional(doc), Optional()]);
@@ -27,7 +21,8 @@ const CategoryField = (required: boolean, categories: readonly string[]) => appl
 
 const FlagField = (description: string) => applyDecorators(ApiPropertyOptional({ description }), Optional(), IsBoolean());
 
-const DEFAULT_DOC = 'make it the default status of new leads (must be in-progress); the previous default stops being one. false is refused on the default itself';
+const DEFAULT_DOC =
+  'make it the default status of new leads (must be in-progress); the previous default stops being one. false is refused on the default itself';
 const CALLBACK_DOC = 'the customer asked to be called back (may reset the attempt count)';
 
 export class CreateLeadStatusDto {

@@ -47,7 +47,13 @@ const MAX_SCHEDULE_DAYS = 7;
 const OptionalBool = (description?: string) => applyDecorators(ApiPropertyOptional({ type: Boolean, description }), Optional(), IsBoolean());
 
 const IdList = () => applyDecorators(IsArray(), ArrayMaxSize(MAX_IDS), IsInt({ each: true }), Min(1, { each: true }), Max(INT32_MAX, { each: true }));
-const idListDoc = (description: string, example: number[] = [1]): ApiPropertyOptions => ({ type: 'integer', isArray: true, maxItems: MAX_IDS, example, description: `${description}; at most ${MAX_IDS}` });
+const idListDoc = (description: string, example: number[] = [1]): ApiPropertyOptions => ({
+  type: 'integer',
+  isArray: true,
+  maxItems: MAX_IDS,
+  example,
+  description: `${description}; at most ${MAX_IDS}`,
+});
 
 const PositiveInt = () => applyDecorators(IsInt(), Min(1), Max(INT32_MAX));
 
@@ -73,7 +79,11 @@ export class TransferNumberDto {
 
 /** Fields that are optional on create and on update. */
 export class OrderFieldsDto {
-  @ApiPropertyOptional({ example: 'dental-clinic-moscow', maxLength: 64, description: 'a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted' })
+  @ApiPropertyOptional({
+    example: 'dental-clinic-moscow',
+    maxLength: 64,
+    description: 'a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted',
+  })
   @Optional()
   @IsString()
   code?: string;
@@ -83,7 +93,8 @@ export class OrderFieldsDto {
     items: { type: 'array', items: { type: 'string' } },
     maxItems: MAX_SCHEDULE_DAYS,
     example: [['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['10:00', '18:00'], []],
-    description: 'up to 7 items, Monday first: [start, end] as HH:MM (start < end, end may be 24:00) or [] for a day off (seven [] = never calls); responses always have 7. Omitted on create: 09:00-21:00 every day',
+    description:
+      'up to 7 items, Monday first: [start, end] as HH:MM (start < end, end may be 24:00) or [] for a day off (seven [] = never calls); responses always have 7. Omitted on create: 09:00-21:00 every day',
   })
   @Optional()
   @Allow()
@@ -141,7 +152,12 @@ export class OrderFieldsDto {
   @OptionalBool('agents see lead contacts')
   showLeadContactsToAgent?: boolean;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 1, description: 'call attempt interval group; must exist; on create defaults to the default group' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    example: 1,
+    description: 'call attempt interval group; must exist; on create defaults to the default group',
+  })
   @Optional()
   @PositiveInt()
   callAttemptGroupId?: number;
@@ -188,7 +204,11 @@ export class OrderFieldsDto {
   @OptionalBool('the call is processed automatically')
   autoProcessCall?: boolean;
 
-  @ApiPropertyOptional({ type: [TransferNumberDto], maxItems: MAX_TRANSFER_NUMBERS, description: `numbers a call can be transferred to; replaces the stored list; at most ${MAX_TRANSFER_NUMBERS}` })
+  @ApiPropertyOptional({
+    type: [TransferNumberDto],
+    maxItems: MAX_TRANSFER_NUMBERS,
+    description: `numbers a call can be transferred to; replaces the stored list; at most ${MAX_TRANSFER_NUMBERS}`,
+  })
   @Optional()
   @IsArray()
   @ArrayMaxSize(MAX_TRANSFER_NUMBERS)

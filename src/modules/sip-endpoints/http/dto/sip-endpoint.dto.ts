@@ -25,7 +25,10 @@ export class CreateSipEndpointDto {
 }
 
 export class UpdateSipEndpointDto {
-  @ApiPropertyOptional({ example: '+74951234567', description: 'international number, with or without +; unique (409 when another endpoint has it); the example is the demo endpoint 1 number' })
+  @ApiPropertyOptional({
+    example: '+74951234567',
+    description: 'international number, with or without +; unique (409 when another endpoint has it); the example is the demo endpoint 1 number',
+  })
   @Optional()
   @IsString()
   @MaxLength(MAX_NUMBER_INPUT_LENGTH)

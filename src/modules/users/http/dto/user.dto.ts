@@ -1,20 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Length,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Length, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { Nullable, Optional } from '../../../../common/presence';
 import { BoolQuery, PageQuery } from '../../../../common/query';
@@ -84,7 +69,13 @@ class UserFieldsDto {
   @IsIn(LANGUAGE_CODES, { each: true })
   languageSkillsCode?: LanguageCode[];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: AUTO_ANSWER_MIN, maximum: AUTO_ANSWER_MAX, default: 0, description: '-1 instant, 0 disabled, 1..10 seconds' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: AUTO_ANSWER_MIN,
+    maximum: AUTO_ANSWER_MAX,
+    default: 0,
+    description: '-1 instant, 0 disabled, 1..10 seconds',
+  })
   @Optional()
   @IsInt()
   @Min(AUTO_ANSWER_MIN)
@@ -96,7 +87,13 @@ class UserFieldsDto {
   @IsIn(PHONE_MODES)
   phoneMode?: PhoneMode;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'https://cdn.example.com/avatars/anna.png', description: 'http(s) URL; null = placeholder image' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 500,
+    example: 'https://cdn.example.com/avatars/anna.png',
+    description: 'http(s) URL; null = placeholder image',
+  })
   @Nullable()
   @IsString()
   @MaxLength(500)
