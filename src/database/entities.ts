@@ -2,13 +2,13 @@ import { AgentGroupEntity, AgentGroupMemberEntity } from '../modules/agent-group
 import { ApiKeyEntity } from '../modules/auth/persistence/api-key.entity';
 import { CallAttemptGroupEntity } from '../modules/call-attempt-groups/persistence/call-attempt-group.entity';
 import { CallScenarioEntity } from '../modules/call-scenarios/persistence/call-scenario.entity';
-import { CALL_COUNT_ENTITIES } from '../modules/calls/persistence/call-count.entity';
+import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../modules/calls/persistence/call-counters';
 import { CallStatusEntity } from '../modules/calls/persistence/call-status.entity';
 import { CallEntity } from '../modules/calls/persistence/call.entity';
 import { CustomFieldEntity, CustomFieldOptionEntity } from '../modules/custom-fields/persistence/custom-field.entity';
 import { LeadAsyncJobEntity } from '../modules/leads/persistence/lead-async-job.entity';
-import { LEAD_COUNT_ENTITIES } from '../modules/leads/persistence/lead-count.entity';
-import { LEAD_PLANNING_COUNT_ENTITIES } from '../modules/leads/persistence/lead-planning-count.entity';
+import { LEAD_COUNTERS } from '../modules/leads/persistence/lead-counters';
+import { LEAD_PLANNING_COUNTERS } from '../modules/leads/persistence/lead-planning-counters';
 import { LeadStatusEntity } from '../modules/leads/persistence/lead-status.entity';
 import { LeadEntity } from '../modules/leads/persistence/lead.entity';
 import { NotificationDeliveryEntity, NotificationEntity } from '../modules/notifications/persistence/notification.entity';
@@ -25,6 +25,7 @@ import { SipEndpointEntity } from '../modules/sip-endpoints/persistence/sip-endp
 import { UserEntity } from '../modules/users/persistence/user.entity';
 import { IdempotencyRecordEntity } from '../common/idempotency/idempotency-record.entity';
 import { DemoSeedStepEntity } from './seed/demo-seed-step.entity';
+import { counterEntities } from './counters/counter-entities';
 import { EventEntity, EventRetentionEntity } from '../modules/events/persistence/event.entity';
 import { WEBHOOK_ENTITIES } from '../modules/webhooks/persistence/webhook.entity';
 
@@ -52,11 +53,12 @@ export const ENTITIES = [
   LeadStatusEntity,
   LeadEntity,
   LeadAsyncJobEntity,
-  ...LEAD_COUNT_ENTITIES,
-  ...LEAD_PLANNING_COUNT_ENTITIES,
+  ...counterEntities(LEAD_COUNTERS),
+  ...counterEntities(LEAD_PLANNING_COUNTERS),
   CallStatusEntity,
   CallEntity,
-  ...CALL_COUNT_ENTITIES,
+  ...counterEntities(CALL_COUNTERS),
+  ...counterEntities(CALL_USER_COUNTERS),
   NotificationEntity,
   NotificationDeliveryEntity,
   RateLimitCounterEntity,
