@@ -7,8 +7,6 @@ import { planningZone, resolveLeadTimeZone } from '../../orders/domain/time-zone
 
 import type { OrderSettings } from '../../orders/domain/order-settings';
 export type { OrderSettings };
-/** Kept where leads.service.ts imports it until its update step moves to lead-changes.ts. */
-export { normaliseMessengerPhone };
 
 /** A validated lead ready to insert (links are decided in the transaction). */
 export interface NewLead {
