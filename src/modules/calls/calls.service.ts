@@ -9,6 +9,7 @@ import { UsersService } from '../users/users.service';
 import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
 import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
 import { StatusCataloguesService } from '../leads/status-catalogues.service';
+import { LeadsService } from '../leads/leads.service';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { planningZone } from '../orders/domain/time-zone';
 import type { CallFilter, CallRow } from './domain/call';
@@ -47,6 +48,7 @@ export class CallsService {
     private readonly attemptGroups: CallAttemptGroupsService,
     private readonly statuses: StatusCataloguesService,
     private readonly read: ReadDatabase,
+    private readonly leads: LeadsService,
   ) {}
 
   async getCall(id: number): Promise<CallRow> {
@@ -72,7 +74,7 @@ export class CallsService {
     const problems: FieldError[] = [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, new Date())];
     if (problems.length) throw DomainError.validation(problems);
     return this.ds.transaction(async (m) => {
-      const lead = await this.calls.lockLead(m, input.leadId);
+      const lead = await this.leads.lockForCall(m, input.leadId);
       if (!lead) throw DomainError.invalidField('leadId', `lead ${input.leadId} does not exist`);
       if (input.orderId !== undefined && input.orderId !== lead.orderId) {
         throw DomainError.invalidField('orderId', `lead ${input.leadId} belongs to order ${lead.orderId}`);
@@ -122,7 +124,7 @@ export class CallsService {
           zone: planningZone(order, { timeZone: lead.timeZone, utcOffset: lead.utcOffset ?? order.defaultUtcOffset }),
         },
       });
-      await this.calls.updateLeadAttempts(m, input.leadId, next.attemptCount, next.planningCallAt);
+      await this.leads.recordCallAttempt(m, input.leadId, next.attemptCount, next.planningCallAt);
       return { id };
     });
   }

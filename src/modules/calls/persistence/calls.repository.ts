@@ -12,15 +12,6 @@ export type NewCall = Omit<CallRow, 'id'> & {
   platformCallId: string;
 };
 
-/** The lead as a call needs it, locked for the attempt update. */
-export interface LeadForCall {
-  orderId: number;
-  phone: string;
-  attemptCount: number;
-  utcOffset: number | null;
-  timeZone: string | null;
-}
-
 const CALL_COLUMNS = `
   id, order_id AS "orderId", lead_id AS "leadId", user_id AS "userId", sip_endpoint_id AS "sipEndpointId",
   status_id AS "statusId", finish_initiator AS "finishInitiator", direction,
@@ -103,15 +94,6 @@ export class CallsRepository {
     return { sql, params: p.values };
   }
 
-  async lockLead(m: EntityManager, leadId: number): Promise<LeadForCall | null> {
-    const rows: LeadForCall[] = await m.query(
-      `SELECT order_id AS "orderId", phone, attempt_count AS "attemptCount", utc_offset AS "utcOffset", time_zone AS "timeZone"
-       FROM lead WHERE id = $1 FOR UPDATE`,
-      [leadId],
-    );
-    return rows[0] ?? null;
-  }
-
   /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */
   async insertOnce(m: EntityManager, c: NewCall): Promise<{ id: number; created: boolean }> {
     const inserted: { id: number }[] = await m.query(
@@ -142,9 +124,5 @@ export class CallsRepository {
     if (inserted.length > 0) return { id: inserted[0].id, created: true };
     const existing: { id: number }[] = await m.query(`SELECT id FROM call WHERE order_id = $1 AND platform_call_id = $2`, [c.orderId, c.platformCallId]);
     return { id: existing[0].id, created: false };
-  }
-
-  async updateLeadAttempts(m: EntityManager, leadId: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {
-    await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, updated_at = now() WHERE id = $1`, [leadId, attemptCount, planningCallAt]);
   }
 }

@@ -135,3 +135,12 @@ export function sourceCommentText(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+/** The lead as a recorded call needs it (the calls module asks LeadsService for it, in the call's transaction). */
+export interface LeadForCall {
+  orderId: number;
+  phone: string;
+  attemptCount: number;
+  utcOffset: number | null;
+  timeZone: string | null;
+}

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { IdBounds, pageIdsQuery } from '../../../database/counters/counted-page';
 import { CountStats } from '../../../database/counters/counter-set';
 import { SqlParams } from '../../../database/counters/sql-params';
-import type { Lead, UpdateLeadInput } from '../domain/lead';
+import type { Lead, LeadForCall, UpdateLeadInput } from '../domain/lead';
 import type { NewLead } from '../domain/new-lead';
 import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
 import type { Queryable } from '../../../database/read-database';
@@ -232,6 +232,21 @@ export class LeadsRepository {
       [id],
     );
     return rows[0] ?? null;
+  }
+
+  /** The lead as a recorded call needs it, locked until the call's transaction ends. */
+  async lockForCall(m: EntityManager, id: number): Promise<LeadForCall | null> {
+    const rows: LeadForCall[] = await m.query(
+      `SELECT order_id AS "orderId", phone, attempt_count AS "attemptCount", utc_offset AS "utcOffset", time_zone AS "timeZone"
+       FROM lead WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** After a call: the attempt count and the next planned call (null: dialing stops). */
+  async recordCallAttempt(m: EntityManager, id: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {
+    await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, updated_at = now() WHERE id = $1`, [id, attemptCount, planningCallAt]);
   }
 
   async update(m: EntityManager, id: number, changes: LeadChanges): Promise<void> {
