@@ -11,13 +11,12 @@ import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { OrdersService } from '../orders/orders.service';
 import { errorKind, JobQueueService } from '../queue/job-queue.service';
 import { InjectWorkerDataSource } from '../queue/worker-database';
-import { AD_CAMPAIGN_ID_MAX, CreateLeadInput, Lead, normaliseSocialAId, UpdateLeadInput, LeadForCall } from './domain/lead';
+import { CreateLeadInput, Lead, UpdateLeadInput, LeadForCall } from './domain/lead';
+import { leadUpdate } from './domain/lead-changes';
 import { duplicateWindowStart } from './domain/lead-links';
-import { LeadStatus, statusForUpdate } from './domain/lead-status';
-import { buildNewLead, NewLead, normaliseMessengerPhone, OrderSettings, planCall } from './domain/new-lead';
-import { normalisePhone } from './domain/phone';
+import { buildNewLead, NewLead, OrderSettings, planCall } from './domain/new-lead';
 import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } from './domain/qualified-limit';
-import { countryTimeZone, orderZone, parseTimeZone, timeZoneError, wholeHourOffset, zoneOf } from '../orders/domain/time-zone';
+import { countryTimeZone, orderZone, wholeHourOffset, zoneOf } from '../orders/domain/time-zone';
 import { StatusCataloguesService } from './status-catalogues.service';
 import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { LeadChanges, LeadFilter, LeadsRepository } from './persistence/leads.repository';
@@ -256,49 +255,10 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
   async updateLead(id: number, input: UpdateLeadInput): Promise<void> {
     const statuses = input.statusId !== undefined ? await this.statuses.leadStatuses() : [];
     const custom = await this.validateCustomValues(input.customValues);
-    const errors: FieldError[] = [...custom.errors];
-    const changes: LeadChanges = {
-      name: input.name,
-      sourceComment: input.sourceComment,
-      ip: input.ip,
-      externalIdCrmA: input.externalIdCrmA,
-      externalIdCrmB: input.externalIdCrmB,
-      externalIdCrmC: input.externalIdCrmC,
-      externalIdCrmD: input.externalIdCrmD,
-      priority: input.priority,
-      source: input.source,
-      adCampaignId: input.adCampaignId,
-      messengerUserName: input.messengerUserName,
-      socialBLogin: input.socialBLogin,
-      planningCallAt: input.planningCallAt,
-      customValues: input.customValues !== undefined ? custom.value : undefined,
-    };
-    let phoneCountry: string | null = null;
-    if (input.phone !== undefined) {
-      const phone = normalisePhone(input.phone);
-      if (phone.ok) {
-        changes.phone = phone.e164;
-        phoneCountry = phone.country;
-      } else errors.push({ field: 'phone', message: phone.message });
-    }
-    if (input.messengerPhone !== undefined) changes.messengerPhone = normaliseMessengerPhone(input.messengerPhone) ?? undefined;
-    if (input.socialAId !== undefined) {
-      const social = normaliseSocialAId(input.socialAId);
-      if (social === null) errors.push({ field: 'socialAId', message: 'must be a positive integer (number or numeric string)' });
-      else changes.socialAId = social;
-    }
-    if (input.adCampaignId && input.adCampaignId.length > AD_CAMPAIGN_ID_MAX) {
-      errors.push({ field: 'adCampaignId', message: `must be at most ${AD_CAMPAIGN_ID_MAX} characters` });
-    }
-    const timeZone = input.timeZone === undefined || input.timeZone === null ? input.timeZone : parseTimeZone(input.timeZone);
-    if (timeZone === null && input.timeZone !== null) errors.push(timeZoneError('timeZone'));
-    let newStatus: LeadStatus | undefined;
-    if (input.statusId !== undefined) {
-      const check = statusForUpdate(statuses, input.statusId);
-      if (check.ok) newStatus = check.status;
-      else errors.push({ field: 'statusId', message: check.message });
-    }
-    if (errors.length) throw DomainError.validation(errors);
+    const checked = leadUpdate(input, { statuses, customValues: input.customValues !== undefined ? custom.value : undefined });
+    if (custom.errors.length || !checked.ok) throw DomainError.validation([...custom.errors, ...(checked.ok ? [] : checked.errors)]);
+    const { phoneCountry, status: newStatus, timeZone } = checked.value;
+    const changes: LeadChanges = { ...checked.value.changes };
 
     await this.ds.transaction(async (m) => {
       // A phone change moves the lead between duplicate chains: take both phones' locks first,
