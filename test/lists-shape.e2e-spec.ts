@@ -1,7 +1,8 @@
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { LeadCountersCompactor } from '../src/modules/leads/persistence/lead-counters.compactor';
-import { LeadFilter, LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
+import type { LeadFilter } from '../src/modules/leads/domain/lead';
+import { LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
 import { createLeadOrder, TestOrder } from './factories/leads';
 import { createTestApp, TestApp } from './support/test-app';
 

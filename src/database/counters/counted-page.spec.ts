@@ -1,5 +1,5 @@
 import { MAX_KEY_COMBINATIONS, pageIdsQuery } from './counted-page';
-import { SqlParams } from './sql-params';
+import { SqlParams } from '../sql-params';
 
 const norm = (sql: string) => sql.replace(/\s+/g, ' ').trim();
 

@@ -1,6 +1,6 @@
 import { Page, toPage } from '../../common/envelope';
 import type { CountStats } from './counter-set';
-import { SqlParams } from './sql-params';
+import { SqlParams } from '../sql-params';
 
 /** Every row a list can show has an id in [minId, maxId]. */
 export interface IdBounds {

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { BucketRange, hourOf, planCount } from './count-plan';
-import { SqlParams, whereOf } from './sql-params';
+import { SqlParams, whereOf } from '../sql-params';
 import type { Queryable } from '../read-database';
 
 /**

@@ -11,15 +11,16 @@ import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { OrdersService } from '../orders/orders.service';
 import { errorKind, JobQueueService } from '../queue/job-queue.service';
 import { InjectWorkerDataSource } from '../queue/worker-database';
-import { CreateLeadInput, Lead, UpdateLeadInput, LeadForCall } from './domain/lead';
-import { leadUpdate } from './domain/lead-changes';
+import { CreateLeadInput, Lead, LeadFilter, LeadForCall, UpdateLeadInput } from './domain/lead';
+import { leadUpdate, LeadUpdate } from './domain/lead-changes';
+import type { LeadStatus } from './domain/lead-status';
 import { duplicateWindowStart } from './domain/lead-links';
 import { buildNewLead, NewLead, OrderSettings, planCall } from './domain/new-lead';
 import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } from './domain/qualified-limit';
 import { countryTimeZone, orderZone, wholeHourOffset, zoneOf } from '../orders/domain/time-zone';
 import { StatusCataloguesService } from './status-catalogues.service';
 import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
-import { LeadChanges, LeadFilter, LeadsRepository } from './persistence/leads.repository';
+import { LeadChanges, LeadForUpdate, LeadsRepository } from './persistence/leads.repository';
 import { LEAD_ERRORS } from './domain/leads.errors';
 
 export const LEAD_CREATE_QUEUE = 'lead.create';
@@ -251,61 +252,67 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
     );
   }
 
-  /** Partial update: only the fields sent change. */
+  /** Partial update: only the fields sent change. The rules are leadUpdate's (shared with create); applyUpdate writes them. */
   async updateLead(id: number, input: UpdateLeadInput): Promise<void> {
     const statuses = input.statusId !== undefined ? await this.statuses.leadStatuses() : [];
     const custom = await this.validateCustomValues(input.customValues);
-    const checked = leadUpdate(input, { statuses, customValues: input.customValues !== undefined ? custom.value : undefined });
-    if (custom.errors.length || !checked.ok) throw DomainError.validation([...custom.errors, ...(checked.ok ? [] : checked.errors)]);
-    const { phoneCountry, status: newStatus, timeZone } = checked.value;
-    const changes: LeadChanges = { ...checked.value.changes };
+    const update = leadUpdate(input, { statuses, customValues: input.customValues !== undefined ? custom.value : undefined });
+    const errors = [...custom.errors, ...(update.ok ? [] : update.errors)];
+    if (!update.ok || errors.length) throw DomainError.validation(errors);
+    await this.ds.transaction((m) => this.applyUpdate(m, id, update.value, statuses));
+  }
 
-    await this.ds.transaction(async (m) => {
-      // A phone change moves the lead between duplicate chains: take both phones' locks first,
-      // in a fixed order, as creates of those phones do, then the row.
-      const before = changes.phone !== undefined ? await this.repo.findPhone(m, id) : null;
-      const phoneChanges = before !== null && before.phone !== changes.phone;
-      if (phoneChanges) for (const p of [before.phone, changes.phone!].sort()) await this.repo.lockPhone(m, before.orderId, p);
-      const current = await this.repo.lockForUpdate(m, id);
-      if (!current) throw DomainError.notFound('Lead', id);
-      if (phoneChanges && current.phone !== before.phone) {
-        throw DomainError.conflict(LEAD_ERRORS.CHANGED, `Lead ${id} changed meanwhile, retry the update`);
-      }
-      // Links record arrivals of the same phone: with another phone the lead leaves its chain
-      // (its neighbours are joined), so no lead is ever left pointing at one that moved away.
-      if (phoneChanges) await this.repo.detachFromChain(m, id, current.previousLeadId, current.nextLeadId);
-      const now = new Date();
-      let order: OrderSettings | null | undefined;
-      const orderSettings = async () => {
-        // On the transaction's connection: a second one from the pool while this holds the row lock can wait for ever.
-        if (order === undefined) order = await this.orders.getOrderSettings(current.orderId, m);
-        return order;
-      };
+  /**
+   * The update's transaction: the lead locked (lockForChange), then what depends on what it holds:
+   * the status move (and the qualified limit it may reach), its zone and the next call kept in the
+   * schedule; one UPDATE.
+   */
+  private async applyUpdate(m: EntityManager, id: number, update: LeadUpdate, statuses: readonly LeadStatus[]): Promise<void> {
+    const changes: LeadChanges = { ...update.changes };
+    const current = await this.lockForChange(m, id, changes.phone);
+    const now = new Date();
+    let order: OrderSettings | null | undefined;
+    const orderSettings = async () => {
+      // On the transaction's connection: a second one from the pool while this holds the row lock can wait for ever.
+      if (order === undefined) order = await this.orders.getOrderSettings(current.orderId, m);
+      return order;
+    };
 
-      if (newStatus && newStatus.id !== current.statusId) {
-        const from = statuses.find((s) => s.id === current.statusId)?.category ?? 'in-progress';
-        if (entersQualified(from, newStatus.category)) await this.checkQualifiedLimit(m, current.orderId, await orderSettings(), now);
-        changes.statusId = newStatus.id;
-        changes.qualifiedAt = qualifiedAtAfter(from, newStatus.category, current.qualifiedAt, now);
-      }
+    if (update.status && update.status.id !== current.statusId) {
+      const from = statuses.find((s) => s.id === current.statusId)?.category ?? 'in-progress';
+      if (entersQualified(from, update.status.category)) await this.checkQualifiedLimit(m, current.orderId, await orderSettings(), now);
+      changes.statusId = update.status.id;
+      changes.qualifiedAt = qualifiedAtAfter(from, update.status.category, current.qualifiedAt, now);
+    }
+    const newPhoneCountry = changes.phone !== undefined && changes.phone !== current.phone ? update.phoneCountry : undefined;
+    const zone = nextLeadZone(current, { timeZone: update.timeZone, utcOffset: update.utcOffset }, newPhoneCountry, now);
+    if (zone.timeZone !== current.timeZone || zone.utcOffset !== current.utcOffset) {
+      if (zone.utcOffset !== current.utcOffset) changes.utcOffset = zone.utcOffset;
+      if (zone.timeZone !== current.timeZone) changes.timeZone = zone.timeZone;
+      // The lead's local time moved: keep its next call inside the schedule (an explicit time wins).
+      const settings = await orderSettings();
+      if (changes.planningCallAt === undefined && settings) changes.planningCallAt = planCall(settings, zone, now, current.planningCallAt);
+    }
+    await this.repo.update(m, id, changes);
+  }
 
-      const zone = nextLeadZone(
-        current,
-        { timeZone, utcOffset: input.utcOffset },
-        changes.phone !== undefined && changes.phone !== current.phone ? phoneCountry : undefined,
-        now,
-      );
-      if (zone.timeZone !== current.timeZone || zone.utcOffset !== current.utcOffset) {
-        if (zone.utcOffset !== current.utcOffset) changes.utcOffset = zone.utcOffset;
-        if (zone.timeZone !== current.timeZone) changes.timeZone = zone.timeZone;
-        // The lead's local time moved: keep its next call inside the schedule (an explicit time wins).
-        const settings = await orderSettings();
-        if (changes.planningCallAt === undefined && settings) {
-          changes.planningCallAt = planCall(settings, zone, now, current.planningCallAt);
-        }
-      }
-      await this.repo.update(m, id, changes);
-    });
+  /**
+   * Locks the lead for an update. A phone change moves the lead between duplicate chains: both
+   * phones' locks are taken first, in a fixed order, as creates of those phones do, then the row;
+   * the lead then leaves its chain (its neighbours are joined), so no lead is ever left pointing
+   * at one that moved away.
+   */
+  private async lockForChange(m: EntityManager, id: number, newPhone: string | undefined): Promise<LeadForUpdate> {
+    const before = newPhone !== undefined ? await this.repo.findPhone(m, id) : null;
+    const phoneChanges = before !== null && before.phone !== newPhone;
+    if (phoneChanges) for (const p of [before.phone, newPhone!].sort()) await this.repo.lockPhone(m, before.orderId, p);
+    const current = await this.repo.lockForUpdate(m, id);
+    if (!current) throw DomainError.notFound('Lead', id);
+    if (phoneChanges && current.phone !== before.phone) {
+      throw DomainError.conflict(LEAD_ERRORS.CHANGED, `Lead ${id} changed meanwhile, retry the update`);
+    }
+    if (phoneChanges) await this.repo.detachFromChain(m, id, current.previousLeadId, current.nextLeadId);
+    return current;
   }
 
   /** 409 when the order already has its limit of qualified leads today (the order's day in its default zone or offset). */

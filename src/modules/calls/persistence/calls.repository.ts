@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { IdBounds, PageKey, pageIdsQuery } from '../../../database/counters/counted-page';
 import { CountStats } from '../../../database/counters/counter-set';
-import { SqlParams, whereOf } from '../../../database/counters/sql-params';
+import { SqlParams, whereOf } from '../../../database/sql-params';
 import { callCounting } from './call-counters';
 import type { Queryable } from '../../../database/read-database';
 import type { CallFilter, CallRow } from '../domain/call';

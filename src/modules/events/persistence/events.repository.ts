@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { SqlParams } from '../../../database/counters/sql-params';
+import { SqlParams } from '../../../database/sql-params';
 import type { EventType, FeedFilter, StoredEvent } from '../domain/event';
 
 export interface StoredPage {

@@ -144,3 +144,12 @@ export interface LeadForCall {
   utcOffset: number | null;
   timeZone: string | null;
 }
+
+/** What a lead list filters on (counters and page queries in persistence/ read it). */
+export interface LeadFilter {
+  orderIds?: number[];
+  statusIds?: number[];
+  /** Inclusive bounds. */
+  createdFrom?: Date;
+  createdTo?: Date;
+}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { SqlParams, whereOf } from '../../../database/counters/sql-params';
+import { SqlParams, whereOf } from '../../../database/sql-params';
 import type { Queryable } from '../../../database/read-database';
 import type { Lead } from '../domain/lead';
 import type { NewLead } from '../domain/new-lead';

@@ -1,5 +1,5 @@
 import { CounterFilter, CounterSet } from '../../../database/counters/counter-set';
-import type { LeadFilter } from './leads.repository';
+import type { LeadFilter } from '../domain/lead';
 
 /**
  * Leads per (order, status) and UTC hour of creation: the exact `total` of every lead list

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { IdBounds, pageIdsQuery } from '../../../database/counters/counted-page';
 import { CountStats } from '../../../database/counters/counter-set';
-import { SqlParams } from '../../../database/counters/sql-params';
-import type { Lead, LeadForCall, UpdateLeadInput } from '../domain/lead';
+import { SqlParams } from '../../../database/sql-params';
+import type { Lead, LeadFilter, LeadForCall, UpdateLeadInput } from '../domain/lead';
 import type { NewLead } from '../domain/new-lead';
 import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
 import type { Queryable } from '../../../database/read-database';
@@ -121,14 +121,6 @@ const UPDATE_COLUMN: Record<Exclude<keyof LeadChanges, 'customValues'>, string> 
   planningCallAt: 'planning_call_at',
   qualifiedAt: 'qualified_at',
 };
-
-export interface LeadFilter {
-  orderIds?: number[];
-  statusIds?: number[];
-  /** Inclusive bounds. */
-  createdFrom?: Date;
-  createdTo?: Date;
-}
 
 /** The state an update decides on, read under a row lock. */
 export interface LeadForUpdate {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { assignments, SqlParams, whereOf } from '../../../database/counters/sql-params';
+import { assignments, SqlParams, whereOf } from '../../../database/sql-params';
 import { DeliveryStatus, Webhook, WebhookDelivery } from '../domain/webhook';
 import type { Page } from '../../../common/envelope';
 import { findPage } from '../../../database/page';
