@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
-import { agentGroupsDemoSeed } from '../src/modules/agent-groups/persistence/agent-groups.demo-seed';
-import { usersDemoSeed } from '../src/modules/users/persistence/users.demo-seed';
+import { agentGroupsDemoSeed } from '../src/modules/agent-groups/agent-groups.seed';
+import { usersDemoSeed } from '../src/modules/users/users.seed';
 import { createAgentGroup, createUser } from './factories/reference';
 import { createTestApp, TestApp } from './support/test-app';
 

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
-import { callAttemptGroupsDemoSeed } from '../src/modules/call-attempt-groups/persistence/call-attempt-groups.demo-seed';
-import { callScenariosDemoSeed } from '../src/modules/call-scenarios/persistence/call-scenarios.demo-seed';
-import { sipEndpointsDemoSeed } from '../src/modules/sip-endpoints/persistence/sip-endpoints.demo-seed';
+import { callAttemptGroupsDemoSeed } from '../src/modules/call-attempt-groups/call-attempt-groups.seed';
+import { callScenariosDemoSeed } from '../src/modules/call-scenarios/call-scenarios.seed';
+import { sipEndpointsDemoSeed } from '../src/modules/sip-endpoints/sip-endpoints.seed';
 import { createCallAttemptGroup, createCallScenario, createSipEndpoint, uniquePhone } from './factories/reference';
 import { createTestApp, TestApp } from './support/test-app';
 

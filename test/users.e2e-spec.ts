@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
-import { usersDemoSeed } from '../src/modules/users/persistence/users.demo-seed';
+import { usersDemoSeed } from '../src/modules/users/users.seed';
 import { AVATAR_PLACEHOLDER_URL } from '../src/modules/users/domain/user';
 import { createUser } from './factories/reference';
 import { createTestApp, TestApp } from './support/test-app';

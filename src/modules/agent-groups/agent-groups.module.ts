@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { AgentGroupsService } from './agent-groups.service';
 import { AgentGroupsManagementController, AgentGroupsV2Controller } from './http/agent-groups.v2.controller';
-import { agentGroupsDemoSeed } from './persistence/agent-groups.demo-seed';
+import { agentGroupsDemoSeed } from './agent-groups.seed';
 import { AgentGroupsRepository } from './persistence/agent-groups.repository';
 
 @Module({

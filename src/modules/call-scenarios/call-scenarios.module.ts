@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { CallScenariosService } from './call-scenarios.service';
 import { CallScenariosManagementController } from './http/call-scenarios.v2.controller';
-import { callScenariosDemoSeed } from './persistence/call-scenarios.demo-seed';
+import { callScenariosDemoSeed } from './call-scenarios.seed';
 import { CallScenariosRepository } from './persistence/call-scenarios.repository';
 
 @Module({

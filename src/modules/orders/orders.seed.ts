@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
-import { daysAgoAt } from '../users/persistence/users.demo-seed';
+import { daysAgoAt } from '../users/users.seed';
 import { OrdersService, CreateOrder } from './orders.service';
 
 /** References by natural key: users by e-mail, groups by English name, numbers by number, custom fields by title. */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { SipEndpointsManagementController } from './http/sip-endpoints.v2.controller';
-import { sipEndpointsDemoSeed } from './persistence/sip-endpoints.demo-seed';
+import { sipEndpointsDemoSeed } from './sip-endpoints.seed';
 import { SipEndpointsRepository } from './persistence/sip-endpoints.repository';
 import { SipEndpointsService } from './sip-endpoints.service';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { UsersManagementController, UsersV2Controller } from './http/users.v2.controller';
-import { usersDemoSeed } from './persistence/users.demo-seed';
+import { usersDemoSeed } from './users.seed';
 import { UsersRepository } from './persistence/users.repository';
 import { UsersService } from './users.service';
 

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { DemoSeedStep } from '../../../database/seed/demo-seeder';
-import { CallScenarioEntity } from './call-scenario.entity';
+import { DemoSeedStep } from '../../database/seed/demo-seeder';
+import { CallScenarioEntity } from './persistence/call-scenario.entity';
 
 /** Id 1 on a fresh database. */
 export const callScenariosDemoSeed: DemoSeedStep = {

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { DemoSeedStep } from '../../../database/seed/demo-seeder';
-import { CallAttemptGroupEntity } from './call-attempt-group.entity';
+import { DemoSeedStep } from '../../database/seed/demo-seeder';
+import { CallAttemptGroupEntity } from './persistence/call-attempt-group.entity';
 
 /** Ids 1 (the default) and 2 on a fresh database. */
 export const callAttemptGroupsDemoSeed: DemoSeedStep = {

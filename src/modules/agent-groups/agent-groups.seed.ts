@@ -1,8 +1,8 @@
 import { EntityManager } from 'typeorm';
-import { DemoSeedStep } from '../../../database/seed/demo-seeder';
-import { UserEntity } from '../../users/persistence/user.entity';
-import { AgentGroupEntity, AgentGroupMemberEntity } from './agent-group.entity';
-import { insertedId } from '../../../database/insert-result';
+import { DemoSeedStep } from '../../database/seed/demo-seeder';
+import { UserEntity } from '../users/persistence/user.entity';
+import { AgentGroupEntity, AgentGroupMemberEntity } from './persistence/agent-group.entity';
+import { insertedId } from '../../database/insert-result';
 
 /** Members are named by e-mail (the demo users' natural key). */
 const DEMO_GROUPS = [

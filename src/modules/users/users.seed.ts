@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
-import { DemoSeedStep } from '../../../database/seed/demo-seeder';
-import type { AccessGroupValue, PhoneMode } from '../domain/user';
-import { UserEntity } from './user.entity';
+import { DemoSeedStep } from '../../database/seed/demo-seeder';
+import type { AccessGroupValue, PhoneMode } from './domain/user';
+import { UserEntity } from './persistence/user.entity';
 
 type DemoUser = {
   name: string | null;

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { DemoSeedStep } from '../../../database/seed/demo-seeder';
-import { SipEndpointEntity } from './sip-endpoint.entity';
+import { DemoSeedStep } from '../../database/seed/demo-seeder';
+import { SipEndpointEntity } from './persistence/sip-endpoint.entity';
 
 /** Moscow, Saint Petersburg, London: ids 1..3 on a fresh database. Orders refer to them by number. */
 const DEMO_SIP_ENDPOINTS = [
