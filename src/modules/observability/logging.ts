@@ -3,7 +3,6 @@ import { Logger as PinoNestLogger, type Params, PinoLogger } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
 import { assignRequestId } from '../../common/request-id';
 import type { AppConfig } from '../../config/app.config';
-import { loggedPath } from './http/request-observer.middleware';
 
 /**
  * Never in a log line, whatever a caller passes: key material, credentials and bodies (which
@@ -151,4 +150,20 @@ export class AppLogger extends PinoNestLogger {
 /** The process's logger, before and after the Nest application exists (it shares LoggerModule's pino instance). */
 export function createAppLogger(params: Params): AppLogger {
   return new AppLogger(new PinoLogger(params), params);
+}
+
+/**
+ * The path as logged: query values can be personal data (`?phone=...`, `externalIdCrmA=...`),
+ * so only the parameter names are kept (`/v2/lead/?phone=&limit=`).
+ */
+export function loggedPath(originalUrl: string): string {
+  const at = originalUrl.indexOf('?');
+  if (at < 0) return originalUrl;
+  const names = originalUrl
+    .slice(at + 1)
+    .split('&')
+    .filter(Boolean)
+    .slice(0, 20)
+    .map((pair) => `${pair.split('=')[0].slice(0, 40)}=`);
+  return `${originalUrl.slice(0, at)}?${names.join('&')}`;
 }

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { assignRequestId } from '../../../common/request-id';
 import { APP_CONFIG, AppConfig } from '../../../config/app.config';
 import type { AuthedRequest } from '../../../common/auth-context';
-import { requestLogger } from '../logging';
+import { loggedPath, requestLogger } from '../logging';
 import { MetricsService, UNMATCHED_ROUTE } from '../metrics.service';
 
 export type ObservedRequest = AuthedRequest & { requestId?: string };
@@ -56,20 +56,4 @@ export class RequestObserverMiddleware implements NestMiddleware {
       this.logger.log(`${req.method} ${path} ${status} ${ms}ms key=${keyId ?? '-'} id=${requestId}`);
     }
   }
-}
-
-/**
- * The path as logged: query values can be personal data (`?phone=...`, `externalIdCrmA=...`),
- * so only the parameter names are kept (`/v2/lead/?phone=&limit=`).
- */
-export function loggedPath(originalUrl: string): string {
-  const at = originalUrl.indexOf('?');
-  if (at < 0) return originalUrl;
-  const names = originalUrl
-    .slice(at + 1)
-    .split('&')
-    .filter(Boolean)
-    .slice(0, 20)
-    .map((pair) => `${pair.split('=')[0].slice(0, 40)}=`);
-  return `${originalUrl.slice(0, at)}?${names.join('&')}`;
 }
