@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { OptionalFlag, OptionalText } from '../../../../common/dto-fields';
 import { Optional } from '../../../../common/presence';
 import { BoolQuery, PageQuery } from '../../../../common/query';
 import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../../domain/call-scenario';
@@ -14,14 +15,11 @@ export class CreateCallScenarioDto {
   title: string;
 
   @ApiPropertyOptional({ default: '', maxLength: MAX_DESCRIPTION_LENGTH })
-  @Optional()
-  @IsString()
-  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  @OptionalText(MAX_DESCRIPTION_LENGTH)
   description?: string;
 
   @ApiPropertyOptional({ default: true })
-  @Optional()
-  @IsBoolean()
+  @OptionalFlag()
   isActive?: boolean;
 }
 
@@ -34,14 +32,11 @@ export class UpdateCallScenarioDto {
   title?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION_LENGTH, description: "'' clears it" })
-  @Optional()
-  @IsString()
-  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  @OptionalText(MAX_DESCRIPTION_LENGTH)
   description?: string;
 
   @ApiPropertyOptional()
-  @Optional()
-  @IsBoolean()
+  @OptionalFlag()
   isActive?: boolean;
 }
 

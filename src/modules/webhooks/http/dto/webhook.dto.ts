@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
+import { OptionalFlag, OptionalText } from '../../../../common/dto-fields';
 import { Optional } from '../../../../common/presence';
 import { IntQuery, PageQuery } from '../../../../common/query';
 import { DELIVERY_STATUSES, DeliveryStatus, MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOK_ORDER_IDS } from '../../domain/webhook';
@@ -18,7 +19,14 @@ const URL_DOC = `https URL (http only with WEBHOOK_ALLOW_HTTP=true), at most ${M
 const EVENTS_DOC = 'event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated) or ["*"] for all; not empty';
 const ORDERS_DOC = `only events of these orders (absent or []: all); each must exist; at most ${MAX_WEBHOOK_ORDER_IDS}`;
 
-export class CreateWebhookDto {
+/** The fields a webhook's create and update take alike. */
+abstract class WebhookDescriptionDto {
+  @ApiPropertyOptional({ example: 'CRM sync', maxLength: MAX_DESCRIPTION_LENGTH })
+  @OptionalText(MAX_DESCRIPTION_LENGTH)
+  description?: string;
+}
+
+export class CreateWebhookDto extends WebhookDescriptionDto {
   @ApiProperty({ example: 'https://crm.example.com/hooks/callcenter', maxLength: MAX_URL_LENGTH, description: URL_DOC })
   @Url()
   url: string;
@@ -32,19 +40,12 @@ export class CreateWebhookDto {
   @OrderIds()
   orderIds?: number[];
 
-  @ApiPropertyOptional({ example: 'CRM sync', maxLength: MAX_DESCRIPTION_LENGTH })
-  @Optional()
-  @IsString()
-  @MaxLength(MAX_DESCRIPTION_LENGTH)
-  description?: string;
-
   @ApiPropertyOptional({ default: true })
-  @Optional()
-  @IsBoolean()
+  @OptionalFlag()
   isActive?: boolean;
 }
 
-export class UpdateWebhookDto {
+export class UpdateWebhookDto extends WebhookDescriptionDto {
   @ApiPropertyOptional({ example: 'https://crm.example.com/hooks/callcenter', maxLength: MAX_URL_LENGTH, description: URL_DOC })
   @Optional()
   @Url()
@@ -60,15 +61,8 @@ export class UpdateWebhookDto {
   @OrderIds()
   orderIds?: number[];
 
-  @ApiPropertyOptional({ example: 'CRM sync', maxLength: MAX_DESCRIPTION_LENGTH })
-  @Optional()
-  @IsString()
-  @MaxLength(MAX_DESCRIPTION_LENGTH)
-  description?: string;
-
   @ApiPropertyOptional({ description: 'true turns the webhook on again (clearing disabledReason); false pauses it (its pending deliveries wait)' })
-  @Optional()
-  @IsBoolean()
+  @OptionalFlag()
   isActive?: boolean;
 }
 
