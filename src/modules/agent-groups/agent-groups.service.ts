@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
-import { Page, toPage } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { AgentGroup, AgentGroupNames, SYSTEM_ACTOR, completeNames, mergeNames, missingIds, normaliseAgentIds } from './domain/agent-group';
 import { AgentGroupsRepository } from './persistence/agent-groups.repository';
@@ -31,9 +31,8 @@ export class AgentGroupsService {
     return group;
   }
 
-  async listGroups(filter: { agentId?: number }, offset: number, limit: number): Promise<Page<AgentGroup>> {
-    const { rows, total } = await this.groups.listPage(filter, offset, limit);
-    return toPage(rows, offset, total);
+  listGroups(filter: { agentId?: number }, offset: number, limit: number): Promise<Page<AgentGroup>> {
+    return this.groups.listPage(filter, offset, limit);
   }
 
   /** Creates a group with its members in one transaction; unknown agent ids are a 400 naming them. */

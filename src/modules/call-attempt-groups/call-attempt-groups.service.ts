@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
-import { Page, toPage } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { CallAttemptGroup, CallAttemptGroupFields, defaultChangeOnUpdate, isDefaultOnCreate } from './domain/call-attempt-group';
 import { CallAttemptGroupsRepository } from './persistence/call-attempt-groups.repository';
@@ -23,9 +23,8 @@ export class CallAttemptGroupsService {
     return group;
   }
 
-  async listGroups(offset: number, limit: number): Promise<Page<CallAttemptGroup>> {
-    const { rows, total } = await this.groups.listPage(offset, limit);
-    return toPage(rows, offset, total);
+  listGroups(offset: number, limit: number): Promise<Page<CallAttemptGroup>> {
+    return this.groups.listPage(offset, limit);
   }
 
   /** The first group (any group created while none is default) becomes the default; isDefault: true takes it over. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/domain-error';
-import { Page, toPage } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { CallScenario, CallScenarioFields } from './domain/call-scenario';
 import { CallScenariosRepository } from './persistence/call-scenarios.repository';
@@ -20,9 +20,8 @@ export class CallScenariosService {
     return scenario;
   }
 
-  async listScenarios(filter: { isActive?: boolean }, offset: number, limit: number): Promise<Page<CallScenario>> {
-    const { rows, total } = await this.scenarios.listPage(filter, offset, limit);
-    return toPage(rows, offset, total);
+  listScenarios(filter: { isActive?: boolean }, offset: number, limit: number): Promise<Page<CallScenario>> {
+    return this.scenarios.listPage(filter, offset, limit);
   }
 
   async createScenario(input: Partial<CallScenarioFields> & { title: string }): Promise<number> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/domain-error';
-import { Page, toPage } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { SipEndpoint, normaliseSipNumber } from './domain/sip-endpoint';
@@ -35,9 +35,8 @@ export class SipEndpointsService {
     return endpoint;
   }
 
-  async listEndpoints(filter: { isActive?: boolean }, offset: number, limit: number): Promise<Page<SipEndpoint>> {
-    const { rows, total } = await this.endpoints.listPage(filter, offset, limit);
-    return toPage(rows, offset, total);
+  listEndpoints(filter: { isActive?: boolean }, offset: number, limit: number): Promise<Page<SipEndpoint>> {
+    return this.endpoints.listPage(filter, offset, limit);
   }
 
   /** The number is stored normalised (E.164 with +); an existing number is a 409. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/domain-error';
-import { Page, toPage } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
 import { User, UserInput, toUserFields } from './domain/user';
@@ -23,9 +23,8 @@ export class UsersService {
     return user;
   }
 
-  async listUsers(filter: UserFilter, offset: number, limit: number): Promise<Page<User>> {
-    const { rows, total } = await this.users.listPage(filter, offset, limit);
-    return toPage(rows, offset, total);
+  listUsers(filter: UserFilter, offset: number, limit: number): Promise<Page<User>> {
+    return this.users.listPage(filter, offset, limit);
   }
 
   /** Creates a user; the e-mail must be free (case-insensitively), else 409. */

@@ -5,6 +5,8 @@ import { AgentGroup, AgentGroupNames } from '../domain/agent-group';
 import { AgentGroupEntity, AgentGroupMemberEntity } from './agent-group.entity';
 import { insertedId } from '../../../database/insert-result';
 import { existingIds } from '../../../database/existing-ids';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
 
 @Injectable()
 export class AgentGroupsRepository {
@@ -26,14 +28,14 @@ export class AgentGroupsRepository {
   }
 
   /** One page by id; with `agentId`, only groups that agent belongs to. Members of the whole page come in one query. */
-  async listPage(filter: { agentId?: number }, offset: number, limit: number): Promise<{ rows: AgentGroup[]; total: number }> {
-    const q = this.groups().createQueryBuilder('g').orderBy('g.id').skip(offset).take(limit);
+  async listPage(filter: { agentId?: number }, offset: number, limit: number): Promise<Page<AgentGroup>> {
+    const q = this.groups().createQueryBuilder('g').orderBy('g.id');
     if (filter.agentId !== undefined) {
       q.innerJoin(AgentGroupMemberEntity, 'f', 'f.group_id = g.id AND f.user_id = :agentId', { agentId: filter.agentId });
     }
-    const [groups, total] = await q.getManyAndCount();
-    const members = await this.membersOf(groups.map((g) => g.id));
-    return { rows: groups.map((g) => ({ ...g, agentIds: members.get(g.id) ?? [] })), total };
+    const page = await findPage(q, offset, limit);
+    const members = await this.membersOf(page.list.map((g) => g.id));
+    return { ...page, list: page.list.map((g) => ({ ...g, agentIds: members.get(g.id) ?? [] })) };
   }
 
   /** Member ids per group, ascending, for many groups at once. */

@@ -5,6 +5,8 @@ import { CallAttemptGroup, CallAttemptGroupFields } from '../domain/call-attempt
 import { CallAttemptGroupEntity } from './call-attempt-group.entity';
 import { insertedId } from '../../../database/insert-result';
 import { existingIds } from '../../../database/existing-ids';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
 
 /** Serialises every change of which group is the default (a transaction-scoped advisory lock). */
 const DEFAULT_LOCK_KEY = 1_763_785_001;
@@ -21,9 +23,8 @@ export class CallAttemptGroupsRepository {
     return this.groups().findOneBy({ id });
   }
 
-  async listPage(offset: number, limit: number): Promise<{ rows: CallAttemptGroup[]; total: number }> {
-    const [rows, total] = await this.groups().findAndCount({ order: { id: 'ASC' }, skip: offset, take: limit });
-    return { rows, total };
+  listPage(offset: number, limit: number): Promise<Page<CallAttemptGroup>> {
+    return findPage({ repository: this.groups(), find: { order: { id: 'ASC' } } }, offset, limit);
   }
 
   /**

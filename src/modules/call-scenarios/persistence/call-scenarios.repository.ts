@@ -5,6 +5,8 @@ import { CallScenario, CallScenarioFields } from '../domain/call-scenario';
 import { CallScenarioEntity } from './call-scenario.entity';
 import { insertedId } from '../../../database/insert-result';
 import { existingIds } from '../../../database/existing-ids';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
 
 @Injectable()
 export class CallScenariosRepository {
@@ -18,14 +20,8 @@ export class CallScenariosRepository {
     return this.scenarios().findOneBy({ id });
   }
 
-  async listPage(filter: { isActive?: boolean }, offset: number, limit: number): Promise<{ rows: CallScenario[]; total: number }> {
-    const [rows, total] = await this.scenarios().findAndCount({
-      where: definedFields(filter),
-      order: { id: 'ASC' },
-      skip: offset,
-      take: limit,
-    });
-    return { rows, total };
+  listPage(filter: { isActive?: boolean }, offset: number, limit: number): Promise<Page<CallScenario>> {
+    return findPage({ repository: this.scenarios(), find: { where: definedFields(filter), order: { id: 'ASC' } } }, offset, limit);
   }
 
   async insert(fields: CallScenarioFields, m: EntityManager = this.ds.manager): Promise<number> {

@@ -5,6 +5,8 @@ import { SipEndpoint } from '../domain/sip-endpoint';
 import { SipEndpointEntity } from './sip-endpoint.entity';
 import { returnedId } from '../../../database/insert-result';
 import { existingIds } from '../../../database/existing-ids';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
 
 export type SipEndpointFields = Pick<SipEndpoint, 'number' | 'title' | 'isActive'>;
 
@@ -23,9 +25,8 @@ export class SipEndpointsRepository {
     return this.endpoints().findOneBy({ id });
   }
 
-  async listPage(filter: { isActive?: boolean }, offset: number, limit: number): Promise<{ rows: SipEndpoint[]; total: number }> {
-    const [rows, total] = await this.endpoints().findAndCount({ where: definedFields(filter), order: { id: 'ASC' }, skip: offset, take: limit });
-    return { rows, total };
+  listPage(filter: { isActive?: boolean }, offset: number, limit: number): Promise<Page<SipEndpoint>> {
+    return findPage({ repository: this.endpoints(), find: { where: definedFields(filter), order: { id: 'ASC' } } }, offset, limit);
   }
 
   /** Inserts a number; null when the number exists already. */

@@ -5,6 +5,8 @@ import { AccessGroup, User, UserFields } from '../domain/user';
 import { UserEntity } from './user.entity';
 import { returnedId } from '../../../database/insert-result';
 import { existingIds } from '../../../database/existing-ids';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
 
 export interface UserFilter {
   accessGroup?: AccessGroup;
@@ -26,14 +28,8 @@ export class UsersRepository {
     return this.users().findOneBy({ id });
   }
 
-  async listPage(filter: UserFilter, offset: number, limit: number): Promise<{ rows: User[]; total: number }> {
-    const [rows, total] = await this.users().findAndCount({
-      where: definedFields(filter),
-      order: { id: 'ASC' },
-      skip: offset,
-      take: limit,
-    });
-    return { rows, total };
+  listPage(filter: UserFilter, offset: number, limit: number): Promise<Page<User>> {
+    return findPage({ repository: this.users(), find: { where: definedFields(filter), order: { id: 'ASC' } } }, offset, limit);
   }
 
   /** Inserts a user; null when the e-mail (case-insensitively, USER_EMAIL_INDEX) is taken. */
