@@ -10,7 +10,8 @@ import type { CreateLeadInput, Lead, UpdateLeadInput } from './domain/lead';
 import { duplicateWindowStart } from './domain/lead-links';
 import { normalisePhone } from './domain/phone';
 import { LeadsService } from './leads.service';
-import { BatchRow, LeadBulkRepository, LeadLookupFilter, LookupKey } from './persistence/lead-bulk.repository';
+import type { LeadLookupFilter, LookupKey } from './domain/lead-lookup';
+import { BatchRow, LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadsRepository } from './persistence/leads.repository';
 
 /** Most items a batch create takes (the body limit of the route is sized for it). */

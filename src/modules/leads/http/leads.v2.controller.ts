@@ -14,7 +14,7 @@ import { UpsertLeadV2Dto, UpsertResultView } from './dto/lead-upsert.dto';
 import { LeadBulkService } from '../lead-bulk.service';
 import { LeadCallableService } from '../lead-callable.service';
 import { LeadCallableView, presentLeadCallable } from './lead-callable.presenter';
-import { LOOKUP_KEYS } from '../persistence/lead-bulk.repository';
+import { LOOKUP_KEYS } from '../domain/lead-lookup';
 import { AsyncLeadJobView, LeadV2ListItemView, LeadV2View, presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';

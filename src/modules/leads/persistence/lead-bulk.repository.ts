@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { SqlParams, whereOf } from '../../../database/sql-params';
 import type { Queryable } from '../../../database/read-database';
 import type { Lead } from '../domain/lead';
+import { LOOKUP_KEYS, type LeadLookupFilter, type LookupKey } from '../domain/lead-lookup';
 import type { NewLead } from '../domain/new-lead';
 import { INSERT_COLUMNS, LEAD_SELECT, phoneLockKey } from './leads.repository';
 
@@ -13,25 +14,14 @@ export interface BatchRow {
   jobId: string | null;
 }
 
-/** The lookup keys of a lead list and of an upsert (exact values; the phone already normalised). */
-export const LOOKUP_COLUMNS = {
+/** The column of each lookup key (domain/lead-lookup.ts). */
+export const LOOKUP_COLUMNS: Readonly<Record<LookupKey, string>> = {
   phone: 'phone',
   externalIdCrmA: 'external_id_crm_a',
   externalIdCrmB: 'external_id_crm_b',
   externalIdCrmC: 'external_id_crm_c',
   externalIdCrmD: 'external_id_crm_d',
-} as const;
-export type LookupKey = keyof typeof LOOKUP_COLUMNS;
-export const LOOKUP_KEYS = Object.keys(LOOKUP_COLUMNS) as LookupKey[];
-
-/** A list filter with at least one lookup key. */
-export interface LeadLookupFilter {
-  orderIds?: number[];
-  statusIds?: number[];
-  createdFrom?: Date;
-  createdTo?: Date;
-  keys: Partial<Record<LookupKey, string>>;
-}
+};
 
 /** lock_timeout and statement_timeout of a batch insert's transaction. */
 const BATCH_TIMEOUT_SECONDS = 60;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { LOOKUP_KEYS, type LookupKey } from '../../persistence/lead-bulk.repository';
+import { LOOKUP_KEYS, type LookupKey } from '../../domain/lead-lookup';
 import { CreateLeadV2Dto } from './lead.dto';
 
 /** POST /v2/lead/upsert/: a create body and the key that finds the lead to update. */
