@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { TimestampedEntity } from '../../../database/timestamped.entity';
 
 /** `call_scenario`: a script agents follow on an order's calls. */
 @Entity('call_scenario')
-export class CallScenarioEntity {
+export class CallScenarioEntity extends TimestampedEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'call_scenario_pkey' })
   id: number;
 
@@ -14,10 +15,4 @@ export class CallScenarioEntity {
 
   @Column({ type: 'boolean', default: true })
   isActive: boolean;
-
-  @CreateDateColumn({ type: 'timestamptz', default: () => 'now()' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz', default: () => 'now()' })
-  updatedAt: Date;
 }

@@ -1,9 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { TimestampedEntity } from '../../../database/timestamped.entity';
 
 /** `sip_endpoint`: an outgoing line (number) orders call from. */
 @Entity('sip_endpoint')
 @Unique('sip_endpoint_number_key', ['number'])
-export class SipEndpointEntity {
+export class SipEndpointEntity extends TimestampedEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'sip_endpoint_pkey' })
   id: number;
 
@@ -15,10 +16,4 @@ export class SipEndpointEntity {
 
   @Column({ type: 'boolean', default: true })
   isActive: boolean;
-
-  @CreateDateColumn({ type: 'timestamptz', default: () => 'now()' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz', default: () => 'now()' })
-  updatedAt: Date;
 }
