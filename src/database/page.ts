@@ -2,15 +2,22 @@ import { FindManyOptions, ObjectLiteral, Repository, SelectQueryBuilder } from '
 import { Page, toPage } from '../common/envelope';
 import type { Queryable } from './read-database';
 
+/** Placeholders of the page's offset and limit (the two parameters after the filter's). */
+export interface PagePlaceholders {
+  offset: string;
+  limit: string;
+}
+
 /**
- * A statement listing rows in order (no OFFSET/LIMIT: the page helper adds them as the last two
- * parameters) and the statement counting the rows of the same filter (`SELECT count(*)::int AS n`),
- * which may read fewer tables than the list when that gives the same number.
+ * The statement counting the rows of a filter (`SELECT count(*)::int AS n`, which may read fewer
+ * tables than the list when that gives the same number) and the one listing them in order: a
+ * statement the helper ends with OFFSET and LIMIT, or a function placing them itself (a page of
+ * ids in a subquery, say). Both take `params`.
  */
 export interface SqlPageQuery {
   db: Queryable;
-  select: string;
   count: string;
+  select: string | ((page: PagePlaceholders) => string);
   params?: unknown[];
 }
 
@@ -25,9 +32,8 @@ export type PageQuery<T extends ObjectLiteral> = SelectQueryBuilder<T> | FindPag
 
 /**
  * One page of a list and the total of its filter, in the API's page shape, whatever reads it:
- * TypeORM's getManyAndCount / findAndCount, or the SQL pair run side by side (two statements,
- * as the ORM's pair is: list queries' counts stay what the tests assert). Lists whose total comes
- * from counters use countedPage (database/counters) instead.
+ * TypeORM's getManyAndCount / findAndCount, or the SQL pair (count, then the page when it can
+ * hold rows). Lists whose total comes from counters use countedPage (database/counters) instead.
  */
 export async function findPage<T extends ObjectLiteral>(query: PageQuery<T>, offset: number, limit: number): Promise<Page<T>> {
   if (query instanceof SelectQueryBuilder) {
@@ -39,8 +45,13 @@ export async function findPage<T extends ObjectLiteral>(query: PageQuery<T>, off
     return toPage(rows, offset, total);
   }
   const params = query.params ?? [];
-  // One after the other: `db` may be a transaction's manager, whose one connection runs one query at a time.
-  const rows = (await query.db.query(`${query.select} OFFSET $${params.length + 1} LIMIT $${params.length + 2}`, [...params, offset, limit])) as T[];
+  // One after the other (`db` may be a transaction's manager, whose one connection runs one query at
+  // a time), the count first: a page past the end costs no list statement.
   const counted = (await query.db.query(query.count, params)) as { n: number | string }[];
-  return toPage(rows, offset, Number(counted[0].n));
+  const total = Number(counted[0].n);
+  if (offset >= total) return toPage([], offset, total);
+  const at = { offset: `$${params.length + 1}`, limit: `$${params.length + 2}` };
+  const select = typeof query.select === 'string' ? `${query.select} OFFSET ${at.offset} LIMIT ${at.limit}` : query.select(at);
+  const rows = (await query.db.query(select, [...params, offset, limit])) as T[];
+  return toPage(rows, offset, total);
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
-import { Page, toPage } from '../../common/envelope';
+import { Page } from '../../common/envelope';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { ReadDatabase } from '../../database/read-database';
 import { OrdersService } from '../orders/orders.service';
@@ -137,8 +137,7 @@ export class LeadBulkService {
   async lookupLeads(filter: LeadLookupFilter, offset: number, limit: number): Promise<Page<Lead>> {
     const keys = { ...filter.keys };
     if (keys.phone !== undefined) keys.phone = this.normalisedPhone(keys.phone);
-    const page = await this.read.run((db) => this.repo.lookupPage(db, { ...filter, keys }, offset, limit));
-    return toPage(page.list, offset, page.total);
+    return this.read.run((db) => this.repo.lookupPage(db, { ...filter, keys }, offset, limit));
   }
 
   /**

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SqlParams, whereOf } from '../../../database/sql-params';
 import type { Queryable } from '../../../database/read-database';
+import { findPage, type PagePlaceholders } from '../../../database/page';
+import type { Page } from '../../../common/envelope';
 import type { Lead } from '../domain/lead';
 import { LOOKUP_KEYS, type LeadLookupFilter, type LookupKey } from '../domain/lead-lookup';
 import type { NewLead } from '../domain/new-lead';
@@ -139,7 +141,7 @@ export class LeadBulkRepository {
    * follows how many leads carry the value, not how many the table holds. The counters are not
    * needed (nor usable: they do not count by phone or external id).
    */
-  async lookupPage(db: Queryable, filter: LeadLookupFilter, offset: number, limit: number): Promise<{ total: number; list: Lead[] }> {
+  lookupPage(db: Queryable, filter: LeadLookupFilter, offset: number, limit: number): Promise<Page<Lead>> {
     const p = new SqlParams();
     const conds: string[] = [];
     for (const key of LOOKUP_KEYS) {
@@ -151,15 +153,17 @@ export class LeadBulkRepository {
     if (filter.createdFrom) conds.push(`t.created_at >= ${p.add(filter.createdFrom)}`);
     if (filter.createdTo) conds.push(`t.created_at <= ${p.add(filter.createdTo)}`);
     const where = whereOf(conds);
-    const counted = (await db.query(`SELECT count(*)::int AS n FROM lead t ${where}`, p.values)) as { n: number }[];
-    const total = counted[0].n;
-    if (offset >= total) return { total, list: [] };
-    const list = (await db.query(
-      `SELECT ${LEAD_SELECT}
-       FROM (SELECT t.id FROM lead t ${where} ORDER BY t.id LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}) page
-       JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id`,
-      p.values,
-    )) as Lead[];
-    return { total, list };
+    return findPage<Lead>(
+      {
+        db,
+        count: `SELECT count(*)::int AS n FROM lead t ${where}`,
+        select: (page: PagePlaceholders) => `SELECT ${LEAD_SELECT}
+          FROM (SELECT t.id FROM lead t ${where} ORDER BY t.id LIMIT ${page.limit} OFFSET ${page.offset}) page
+          JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id`,
+        params: p.values,
+      },
+      offset,
+      limit,
+    );
   }
 }
