@@ -2,6 +2,7 @@ import type { FieldError } from '../../../common/domain-error';
 import { currentUtcOffset } from '../../orders/domain/time-zone';
 import { isoDateTime, unixSeconds } from '../../../common/dates';
 import { CreateLeadInput, Lead, LeadType, sourceCommentText, UpdateLeadInput } from '../domain/lead';
+import { presentLeadSocialFields } from './lead.presenter';
 
 /**
  * The v1 lead interface is another spelling of the same lead: snake_case input, `UF_` output.
@@ -164,9 +165,6 @@ export function toV1Detail(lead: Lead): V1LeadView {
     UF_DATE_UPDATE: isoDateTime(lead.updatedAt),
     UF_ORDER: lead.orderId,
     UF_SELECTION_TYPE: lead.selectionType ?? '',
-    socialAId: lead.socialAId ?? '',
-    socialBLogin: lead.socialBLogin ?? '',
-    messengerUserName: lead.messengerUserName ?? '',
-    messengerPhone: lead.messengerPhone ?? '',
+    ...presentLeadSocialFields(lead),
   };
 }

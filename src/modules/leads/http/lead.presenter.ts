@@ -143,12 +143,19 @@ function leadV2(lead: Lead, withLinks: boolean) {
     updatedAt: isoDateTime(lead.updatedAt),
     orderId: lead.orderId,
     orderCode: lead.orderCode,
+    ...presentLeadSocialFields(lead),
+    adCampaignId: lead.adCampaignId,
+    customValues: lead.customValues ?? {},
+  };
+}
+
+/** The social and messenger fields, named alike in v1 and v2: "" where the lead has none. */
+export function presentLeadSocialFields(lead: Lead) {
+  return {
     socialAId: lead.socialAId ?? '',
     socialBLogin: lead.socialBLogin ?? '',
     messengerUserName: lead.messengerUserName ?? '',
     messengerPhone: lead.messengerPhone ?? '',
-    adCampaignId: lead.adCampaignId,
-    customValues: lead.customValues ?? {},
   };
 }
 
