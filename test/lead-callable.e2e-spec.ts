@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import { ANY_TIME, createLead, createLeadOrder, TestOrder } from './factories/leads';
-import { createSipEndpoint, createUser } from './factories/reference';
+import { callStatusId, recordCall } from './factories/calls';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** GET /v2/lead/callable/{leadId}/ (issue 14): each reason code from a real setup. */
@@ -90,24 +90,16 @@ describe('why a lead is not callable', () => {
   it('dialing_stopped: an answered call stopped the dialing', async () => {
     const o = await dialingOrder();
     const id = await createLead(t, o, { timeZone: ZONE });
-    const answered = (await t.ds.query(`SELECT id FROM call_status WHERE category = 'answered' AND NOT is_callback ORDER BY id LIMIT 1`))[0].id;
-    await post(
-      '/v2/call/create/',
-      {
-        leadId: id,
-        orderId: o.id,
-        platformCallId: `callable-${id}`,
-        sipEndpointId: await createSipEndpoint(t),
-        userId: await createUser(t, { accessGroup: 'call-center' }),
-        statusId: answered,
-        direction: 'outgoing',
-        totalDurationSeconds: 30,
-        waitTimeDurationSeconds: 5,
-        talkTimeDurationSeconds: 20,
-        startedAt: new Date(Date.now() - 120_000).toISOString(),
-      },
-      await t.keyWith('telephony'),
-    ).expect(200);
+    await recordCall(t, {
+      leadId: id,
+      orderId: o.id,
+      platformCallId: `callable-${id}`,
+      statusId: await callStatusId(t, 'answered'),
+      totalDurationSeconds: 30,
+      waitTimeDurationSeconds: 5,
+      talkTimeDurationSeconds: 20,
+      startedAt: new Date(Date.now() - 120_000),
+    });
     const c = await callable(id);
     expect(c.reasons).toEqual(['dialing_stopped']);
     expect(c.nextCallableAt).toBe('');

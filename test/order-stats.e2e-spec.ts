@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createLead, createLeadOrder } from './factories/leads';
-import { createSipEndpoint, createUser } from './factories/reference';
+import { callStatusId, recordCall } from './factories/calls';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** GET /v2/order/stats/{orderId}/ (issue 14): live figures from counters and indexed ranges. */
@@ -45,24 +45,16 @@ describe('order stats', () => {
     await post(`/v2/lead/update/${b}/`, { statusId: 20 }).expect(200); // rejected
     // c's next call in 30 minutes (v1 call_timestamp): no longer due, due within the hour.
     await post(`/v1/lead/update/${c}/`, { call_timestamp: Math.floor(Date.now() / 1000) + 1800 }).expect(200);
-    const answered = (await t.ds.query(`SELECT id FROM call_status WHERE category = 'not-answered' AND NOT is_callback ORDER BY id LIMIT 1`))[0].id;
-    await post(
-      '/v2/call/create/',
-      {
-        leadId: b,
-        orderId: o.id,
-        platformCallId: `stats-${b}`,
-        sipEndpointId: await createSipEndpoint(t),
-        userId: await createUser(t, { accessGroup: 'call-center' }),
-        statusId: answered,
-        direction: 'outgoing',
-        totalDurationSeconds: 30,
-        waitTimeDurationSeconds: 30,
-        talkTimeDurationSeconds: 0,
-        startedAt: new Date(Date.now() - 60_000).toISOString(),
-      },
-      await t.keyWith('telephony'),
-    ).expect(200);
+    await recordCall(t, {
+      leadId: b,
+      orderId: o.id,
+      platformCallId: `stats-${b}`,
+      statusId: await callStatusId(t, 'not-answered'),
+      totalDurationSeconds: 30,
+      waitTimeDurationSeconds: 30,
+      talkTimeDurationSeconds: 0,
+      startedAt: new Date(Date.now() - 60_000),
+    });
 
     s = await stats(o.id);
     expect(s.leads).toEqual({ total: 3, byCategory: { 'in-progress': 1, qualified: 1, rejected: 1, closed: 0 } });
