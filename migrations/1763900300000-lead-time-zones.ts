@@ -2,29 +2,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { LeadCreateFunction1763864000000 } from './1763864000000-lead-create-function';
 
 /**
- * Real time zones (issue 14): a lead's IANA zone (`lead.time_zone`, null = the fixed `utc_offset`)
- * and an order's default zone (`call_order.default_time_zone`, null = `default_utc_offset`). Names
- * are checked by the service against the runtime's IANA data (Intl), not here: a zone the
- * database does not know (its tzdata may be older) must not refuse a lead the API accepted.
- *
- * `lead_create` gains `p_time_zone` after `p_utc_offset` (LeadsRepository.INSERT_COLUMNS); every
- * other step is identical to version 1763864000000: lock, job lookup, previous lookup, insert, link.
- *
- * `lead_order_planning_idx` lets the order stats count due leads (planning_call_at <= now) and
- * the next hour's calls by a range of one index, never by reading the order's leads.
+ * `lead_create` with `p_time_zone` (this version's signature). `previousInWindow` is the window
+ * condition of the previous-lead lookup: the one thing a later version (1763900600000) changes.
  */
-export class LeadTimeZones1763900300000 implements MigrationInterface {
-  name = 'LeadTimeZones1763900300000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE lead ADD COLUMN time_zone varchar(64) NULL`);
-    await q.query(`ALTER TABLE call_order ADD COLUMN default_time_zone varchar(64) NULL`);
-    await q.query(`CREATE INDEX lead_order_planning_idx ON lead (order_id, planning_call_at) WHERE planning_call_at IS NOT NULL`);
-    await q.query(`
-      DROP FUNCTION lead_create(text, timestamptz, uuid, int, varchar, varchar, int, varchar, text, varchar, varchar, varchar,
-        varchar, varchar, varchar, varchar, timestamptz, int, smallint, bigint, varchar, varchar, varchar, bigint, varchar, jsonb)`);
-    await q.query(`
-      CREATE FUNCTION lead_create(
+export function leadCreateWithTimeZoneSql(previousInWindow = 'l.created_at >= p_since'): string {
+  return `
+      CREATE OR REPLACE FUNCTION lead_create(
         p_lock_key text, p_since timestamptz, p_job_id uuid,
         p_order_id int, p_phone varchar, p_lead_type varchar, p_status_id int, p_name varchar, p_source_comment text,
         p_ip varchar, p_external_id_crm_a varchar, p_external_id_crm_b varchar, p_external_id_crm_c varchar,
@@ -47,7 +30,7 @@ export class LeadTimeZones1763900300000 implements MigrationInterface {
         -- The most recent lead of the phone in the window: the highest id (ids are drawn under this lock).
         IF p_since IS NOT NULL THEN
           SELECT l.id INTO v_previous FROM lead l
-           WHERE l.order_id = p_order_id AND l.phone = p_phone AND l.created_at >= p_since
+           WHERE l.order_id = p_order_id AND l.phone = p_phone AND ${previousInWindow}
            ORDER BY l.id DESC LIMIT 1;
         END IF;
         INSERT INTO lead (order_id, phone, lead_type, status_id, name, source_comment, ip, external_id_crm_a,
@@ -70,7 +53,32 @@ export class LeadTimeZones1763900300000 implements MigrationInterface {
           UPDATE lead SET next_lead_id = v_id, updated_at = now() WHERE order_id = p_order_id AND id = v_previous;
         END IF;
         RETURN v_id;
-      END $$`);
+      END $$`;
+}
+
+/**
+ * Real time zones (issue 14): a lead's IANA zone (`lead.time_zone`, null = the fixed `utc_offset`)
+ * and an order's default zone (`call_order.default_time_zone`, null = `default_utc_offset`). Names
+ * are checked by the service against the runtime's IANA data (Intl), not here: a zone the
+ * database does not know (its tzdata may be older) must not refuse a lead the API accepted.
+ *
+ * `lead_create` gains `p_time_zone` after `p_utc_offset` (LeadsRepository.INSERT_COLUMNS); every
+ * other step is identical to version 1763864000000: lock, job lookup, previous lookup, insert, link.
+ *
+ * `lead_order_planning_idx` lets the order stats count due leads (planning_call_at <= now) and
+ * the next hour's calls by a range of one index, never by reading the order's leads.
+ */
+export class LeadTimeZones1763900300000 implements MigrationInterface {
+  name = 'LeadTimeZones1763900300000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE lead ADD COLUMN time_zone varchar(64) NULL`);
+    await q.query(`ALTER TABLE call_order ADD COLUMN default_time_zone varchar(64) NULL`);
+    await q.query(`CREATE INDEX lead_order_planning_idx ON lead (order_id, planning_call_at) WHERE planning_call_at IS NOT NULL`);
+    await q.query(`
+      DROP FUNCTION lead_create(text, timestamptz, uuid, int, varchar, varchar, int, varchar, text, varchar, varchar, varchar,
+        varchar, varchar, varchar, varchar, timestamptz, int, smallint, bigint, varchar, varchar, varchar, bigint, varchar, jsonb)`);
+    await q.query(leadCreateWithTimeZoneSql());
   }
 
   async down(q: QueryRunner): Promise<void> {
