@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
+import { cpuMs } from '../../../../test/support/cpu-time';
 import { formatHoliday, MAX_HOLIDAY_LENGTH, MAX_HOLIDAYS, parseHolidayDate, parseHolidayList } from './holidays';
 
 describe('parseHolidayDate', () => {
@@ -166,13 +167,6 @@ describe('holiday parsing bounds', () => {
     Array.from({ length: n }, (_, i) =>
       DateTime.fromObject({ year: 2027, month: 1, day: 1 }, { zone: 'utc' }).plus({ days: i }).setLocale(locale).toFormat(layout),
     );
-  /** Main-thread CPU time of fn, in ms: unlike wall time, it does not grow when other processes load the machine. */
-  const cpuMs = (fn: () => unknown) => {
-    const before = process.threadCpuUsage();
-    fn();
-    const used = process.threadCpuUsage(before);
-    return (used.user + used.system) / 1000;
-  };
 
   it(`refuses items longer than ${MAX_HOLIDAY_LENGTH} characters and lists longer than ${MAX_HOLIDAYS}`, () => {
     expect(parseHolidayDate(`31.12.2026${' '.repeat(MAX_HOLIDAY_LENGTH - 10)}`)).toBe('2026-12-31');
