@@ -9,7 +9,8 @@ import { ReadDatabase } from '../../database/read-database';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { OrdersService } from '../orders/orders.service';
-import { errorKind, JobQueueService } from '../queue/job-queue.service';
+import { databaseUnavailableReason } from '../../common/pg-errors';
+import { errorKind, JobOutcome, JobQueueService } from '../queue/job-queue.service';
 import { InjectWorkerDataSource } from '../queue/worker-database';
 import { CreateLeadInput, Lead, LeadFilter, LeadForCall, UpdateLeadInput } from './domain/lead';
 import { leadUpdate, LeadUpdate } from './domain/lead-changes';
@@ -20,6 +21,7 @@ import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } f
 import { countryTimeZone, orderZone, wholeHourOffset, zoneOf } from '../orders/domain/time-zone';
 import { StatusCataloguesService } from './status-catalogues.service';
 import { AsyncJob, LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
+import { BatchRow, LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadChanges, LeadForUpdate, LeadsRepository } from './persistence/leads.repository';
 import { LEAD_ERRORS } from './domain/leads.errors';
 
@@ -36,6 +38,14 @@ export const LEAD_CREATE_RETRY_LIMIT = 5;
 const LEAD_JOB_HEARTBEAT_SECONDS = 10;
 /** How often a worker instance settles job rows the queue lost (see settleLostJobs). */
 const LOST_JOB_SWEEP_MS = 60_000;
+/**
+ * Jobs a lead.create consumer claims per fetch and creates in one transaction. A 20,000-job
+ * backlog drained by 2 workers: 6.7 s at 100, 4.5-5 s at 200 and at 500, 24.5 s one job at a
+ * time (bench/results/20261124-0104-async-batch-backlog.md); 200 holds fewer locks than 500.
+ */
+export const LEAD_CREATE_BATCH = 200;
+/** Jobs validated between two yields to the event loop: a large batch never holds it for long. */
+const JOBS_PER_TURN = 100;
 const INTERNAL_FAILURE: FieldError[] = [{ field: '', message: 'the lead could not be created (internal error); send it again' }];
 
 export interface AsyncJobView {
@@ -66,6 +76,7 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
     private readonly orders: OrdersService,
     private readonly customFields: CustomFieldsService,
     private readonly queue: JobQueueService,
+    private readonly bulk: LeadBulkRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly read: ReadDatabase,
     /** The job handlers' own pool (worker-database.ts): every statement of the worker path runs there. */
@@ -83,8 +94,9 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
     this.queue.register<object>({
       name: LEAD_CREATE_QUEUE,
       neededConsumers: 1,
-      // Bursts: a consumer drains up to 20 jobs per fetch and fetches again at once while full.
-      batchSize: 20,
+      // Bursts: a consumer drains up to LEAD_CREATE_BATCH jobs per fetch, creates their leads
+      // set-based (processCreateJobs), and fetches again at once while full.
+      batchSize: LEAD_CREATE_BATCH,
       options: {
         retryLimit: LEAD_CREATE_RETRY_LIMIT,
         retryBackoff: true,
@@ -95,6 +107,7 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
         deadLetter: LEAD_CREATE_DEAD_QUEUE,
       },
       handle: (job) => this.processCreateJob(job.id, job.retryCount),
+      handleBatch: (jobs) => this.processCreateJobs(jobs),
     });
   }
 
@@ -179,6 +192,64 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
       }
       throw err;
     }
+  }
+
+  /**
+   * The worker side of a fetch of asynchronous creates, set-based: the job rows read in one
+   * query, each still queued job validated as processCreateJob does (the invalid ones marked
+   * failed with their errors in one statement), then every valid one created in one transaction
+   * (LeadBulkRepository.insertJobBatch: linked as if created one by one in the order the jobs
+   * were accepted; a job whose lead exists already finds it; each job marked done with its
+   * lead). One job alone takes processCreateJob's single statement, one round trip instead of a
+   * transaction's six. Outcomes are per job, in order.
+   * If the batch fails, an outage fails (retries) every job; any other error may be one job's
+   * doing, so each job is then processed alone and settles on its own (retry limit included).
+   * Runs on the workers' pool, one statement at a time: a batch holds at most one connection.
+   */
+  async processCreateJobs(jobs: { id: string; retryCount: number }[]): Promise<JobOutcome[]> {
+    if (jobs.length !== 1) {
+      try {
+        await this.createJobBatch(jobs.map((j) => j.id));
+        return jobs.map(() => ({ ok: true }));
+      } catch (error) {
+        if (databaseUnavailableReason(error)) return jobs.map(() => ({ ok: false, error }));
+        this.logger.warn(`lead job batch of ${jobs.length} failed, processing its jobs one by one: ${errorKind(error)}`);
+      }
+    }
+    const outcomes: JobOutcome[] = [];
+    for (const job of jobs) {
+      try {
+        await this.processCreateJob(job.id, job.retryCount);
+        outcomes.push({ ok: true });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+    return outcomes;
+  }
+
+  /** processCreateJobs' set-based path: throws (settling nothing but validation failures) if any statement fails. */
+  private async createJobBatch(jobIds: string[]): Promise<void> {
+    const db = this.workerDb.manager;
+    const pending = await this.jobs.findPendingMany(jobIds, db);
+    const rows: BatchRow[] = [];
+    const invalid: { id: string; errors: FieldError[] }[] = [];
+    // In acceptance order: the order the leads are linked in.
+    for (const [index, job] of pending.entries()) {
+      if (index > 0 && index % JOBS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      // Settled already: a job delivered again.
+      if (job.state !== 'queued') continue;
+      try {
+        rows.push({ index, lead: await this.prepareLead(job.payload as CreateLeadInput, db), jobId: job.id });
+      } catch (err) {
+        if (!(err instanceof DomainError && err.kind === 'validation')) throw err;
+        invalid.push({ id: job.id, errors: err.fieldErrors.length ? err.fieldErrors : [{ field: '', message: err.message }] });
+      }
+    }
+    await this.jobs.markFailedMany(invalid, db);
+    if (rows.length === 0) return;
+    const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
+    await this.workerDb.transaction((m) => this.bulk.insertJobBatch(m, rows, since));
   }
 
   /** A lead.create job pg-boss gave up on without its handler settling it (expired or lost on its last attempt). */

@@ -22,7 +22,18 @@ export interface QueueDefinition<T> {
   /** Queue options (retries, backoff, dead letter, ...) applied when the queue is created. */
   options?: Omit<Queue, 'name'>;
   handle(job: Job<T>): Promise<unknown>;
+  /**
+   * With `batchSize` above 1: the jobs of one fetch handled together (set-based work), instead of
+   * `handle` once per job. Returns one outcome per job, in the jobs' order; a failed job is retried
+   * (or dead-lettered) per the queue's options, on its own. A throw fails every job of the batch.
+   * The batch's jobs are settled together either way: pg-boss completes them in one statement and
+   * fails them in another.
+   */
+  handleBatch?(jobs: Job<T>[]): Promise<JobOutcome[]>;
 }
+
+/** A batch handler's verdict on one job: done (with its output, if any), or failed with its error. */
+export type JobOutcome = { ok: true; output?: object } | { ok: false; error: unknown };
 
 export interface QueueConsumerReport {
   queue_name: string;
@@ -61,6 +72,46 @@ export function errorKind(err: unknown): string {
   const name = ctor && ctor !== 'Object' ? ctor : typeof own === 'string' ? own : 'error';
   const code = sqlState(err) ?? databaseUnavailableReason(err);
   return code ? `${name} ${code}` : name;
+}
+
+/**
+ * A fetch's outcomes, one per job in the jobs' order: from the batch handler (a throw fails every
+ * job), or each job's own `handle`, the jobs running concurrently, bounded by the pool their
+ * handler uses (see worker-database.ts).
+ */
+export async function fetchOutcomes<T>(def: Pick<QueueDefinition<T>, 'handle' | 'handleBatch'>, jobs: Job<T>[]): Promise<JobOutcome[]> {
+  if (def.handleBatch) {
+    try {
+      return await def.handleBatch(jobs);
+    } catch (error) {
+      return jobs.map(() => ({ ok: false, error }));
+    }
+  }
+  return Promise.all(
+    jobs.map(async (job): Promise<JobOutcome> => {
+      try {
+        return { ok: true, output: (await def.handle(job)) ?? undefined };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  );
+}
+
+/**
+ * pg-boss's per-job results for a fetch's outcomes (a job without one fails), and the failed jobs
+ * by error. A failure's stored output is the error's class and code: its message can quote
+ * statement values.
+ */
+export function settledResults<T>(jobs: Job<T>[], outcomes: JobOutcome[]): { results: JobResult[]; failures: Map<unknown, Job<T>[]> } {
+  const failures = new Map<unknown, Job<T>[]>();
+  const results = jobs.map((job, i): JobResult => {
+    const outcome: JobOutcome = outcomes[i] ?? { ok: false, error: new Error('no outcome returned by the batch handler') };
+    if (outcome.ok) return { id: job.id, status: 'completed', output: outcome.output };
+    failures.set(outcome.error, [...(failures.get(outcome.error) ?? []), job]);
+    return { id: job.id, status: 'failed', output: { error: errorKind(outcome.error) } };
+  });
+  return { results, failures };
 }
 
 /**
@@ -128,27 +179,27 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
       await this.boss.work(
         def.name,
         { localConcurrency: this.config.workers, batchSize, burstWhenBatchFull: true, perJobResults: true, pollingIntervalSeconds: 0.5 },
-        // The jobs of a batch run concurrently, bounded by the pool their handler uses (see
-        // worker-database.ts); each settles on its own. Only the error's class and code are logged
-        // or stored: its message can quote statement values.
-        async (jobs) =>
-          Promise.all(
-            jobs.map(async (job): Promise<JobResult> => {
-              try {
-                return { id: job.id, status: 'completed', output: (await def.handle(job)) ?? undefined };
-              } catch (err) {
-                // A database outage is logged once for all of its failures (outage-log.ts), not once per job.
-                if (databaseUnavailableReason(err)) reportDatabaseError(DATABASE_SOURCE, err, this.logger);
-                else this.logger.warn(`${def.name} job ${job.id} attempt ${job.retryCount + 1} failed: ${errorKind(err)}`);
-                return { id: job.id, status: 'failed', output: { error: errorKind(err) } };
-              }
-            }),
-          ),
+        async (jobs) => this.handleFetch(def, jobs),
       );
     }
     await this.beat();
     this.heartbeat = setInterval(() => void this.beat().catch((e: unknown) => reportDatabaseError(DATABASE_SOURCE, e, this.logger)), HEARTBEAT_MS);
     this.heartbeat.unref();
+  }
+
+  /**
+   * pg-boss's per-job results of a fetch (fetchOutcomes, settledResults), its failures logged by
+   * job, one line for the jobs one error failed together (a batch).
+   */
+  private async handleFetch<T>(def: QueueDefinition<T>, jobs: Job<T>[]): Promise<JobResult[]> {
+    const { results, failures } = settledResults(jobs, await fetchOutcomes(def, jobs));
+    for (const [err, failed] of failures) {
+      // A database outage is logged once for all of its failures (outage-log.ts), not once per job.
+      if (databaseUnavailableReason(err)) reportDatabaseError(DATABASE_SOURCE, err, this.logger);
+      else if (failed.length === 1) this.logger.warn(`${def.name} job ${failed[0].id} attempt ${failed[0].retryCount + 1} failed: ${errorKind(err)}`);
+      else this.logger.warn(`${def.name}: ${failed.length} jobs of a batch failed (first ${failed[0].id}): ${errorKind(err)}`);
+    }
+    return results;
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -46,6 +46,14 @@ export class LeadAsyncJobsRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * The rows of many jobs in one query, in the order they were accepted (`created_at`, ties in the
+   * order given); ids without a row are absent.
+   */
+  async findPendingMany(ids: string[], m: EntityManager = this.ds.manager): Promise<{ id: string; state: AsyncJobState; payload: unknown }[]> {
+    return m.query(`SELECT id, state, payload FROM lead_async_job WHERE id = ANY($1::uuid[]) ORDER BY created_at, array_position($1::uuid[], id)`, [ids]);
+  }
+
   /** Locks the job row: one worker at a time acts on a job, whatever the queue delivers twice. */
   async lockState(m: EntityManager, id: string): Promise<AsyncJobState | null> {
     const rows: { state: AsyncJobState }[] = await m.query(`SELECT state FROM lead_async_job WHERE id = $1 FOR UPDATE`, [id]);
@@ -61,6 +69,17 @@ export class LeadAsyncJobsRepository {
       id,
       JSON.stringify(errors),
     ]);
+  }
+
+  /** markFailed for many jobs, each with its own errors, in one statement. */
+  async markFailedMany(failures: { id: string; errors: FieldError[] }[], m: EntityManager = this.ds.manager): Promise<void> {
+    if (failures.length === 0) return;
+    await m.query(
+      `UPDATE lead_async_job j SET state = 'failed', errors = f.errors, finished_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, errors jsonb)
+        WHERE j.id = f.id AND j.state = 'queued'`,
+      [JSON.stringify(failures)],
+    );
   }
 
   /**

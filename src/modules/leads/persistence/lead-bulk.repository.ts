@@ -38,6 +38,27 @@ function rowJson(row: BatchRow): Record<string, unknown> {
 }
 
 /**
+ * The pool's per-statement limits (sized for one lead) scaled for this transaction only: a batch
+ * may wait for another holding some of its phones until that one commits, and its insert is a
+ * thousand creates' work.
+ */
+async function scaleTimeouts(m: EntityManager): Promise<void> {
+  await m.query(`SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true)`, [`${BATCH_TIMEOUT_SECONDS}s`]);
+}
+
+/**
+ * The (order, phone) locks of every distinct phone of the rows, the keys the single create
+ * locks, in sorted order (two batches sharing phones cannot deadlock; a single create takes one).
+ */
+async function lockPhones(m: EntityManager, rows: BatchRow[]): Promise<void> {
+  const keys = [...new Set(rows.map((r) => phoneLockKey(r.lead.orderId, r.lead.phone)))].sort();
+  await m.query(
+    `SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked`,
+    [keys],
+  );
+}
+
+/**
  * Batch inserts and lookups of leads (issue 13). The insert takes its column list from
  * LeadsRepository's INSERT_COLUMNS, the definition the single create uses, so a column added
  * there is stored by batches too with no change here.
@@ -62,22 +83,45 @@ export class LeadBulkRepository {
    */
   async insertBatch(m: EntityManager, rows: BatchRow[], since: Date | null): Promise<Map<number, number>> {
     if (rows.length === 0) return new Map();
-    const keys = [...new Set(rows.map((r) => phoneLockKey(r.lead.orderId, r.lead.phone)))].sort();
-    // A batch may wait for another holding some of its phones until that one commits, and its
-    // insert is a thousand creates' work: the pool's per-statement limits (sized for one lead)
-    // are scaled for this transaction only.
-    await m.query(`SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true)`, [`${BATCH_TIMEOUT_SECONDS}s`]);
-    await m.query(
-      `SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked`,
-      [keys],
-    );
+    await scaleTimeouts(m);
+    await lockPhones(m, rows);
+    return this.insertLinked(m, rows, since, false);
+  }
+
+  /**
+   * insertBatch for asynchronous jobs (LeadsService.processCreateJobs): every row's job id names
+   * its `lead_async_job` row. Those rows are locked first, in id order, while still `queued` (a
+   * job delivered twice at once waits here, then finds it settled, as insertLinkedForJob does);
+   * only the rows whose job is still queued are inserted (or found by job id), and the insert's
+   * statement marks each of their jobs `done` with its lead. Job rows before phone locks, each set
+   * in sorted order, as the single job's statement takes them: no two of these can deadlock.
+   * Returns lead ids by item index, for the rows whose job this call settled.
+   */
+  async insertJobBatch(m: EntityManager, rows: BatchRow[], since: Date | null): Promise<Map<number, number>> {
+    if (rows.length === 0) return new Map();
+    await scaleTimeouts(m);
+    const queued: { id: string }[] = await m.query(`SELECT id FROM lead_async_job WHERE id = ANY($1::uuid[]) AND state = 'queued' ORDER BY id FOR UPDATE`, [
+      rows.map((r) => r.jobId),
+    ]);
+    const still = new Set(queued.map((q) => q.id));
+    const todo = rows.filter((r) => r.jobId !== null && still.has(r.jobId));
+    if (todo.length === 0) return new Map();
+    await lockPhones(m, todo);
+    return this.insertLinked(m, todo, since, true);
+  }
+
+  /**
+   * The insert itself, one statement with a new snapshot (it sees every create that held the
+   * phones' locks before): see insertBatch. With `settleJobs`, also marks each row's job done.
+   */
+  private async insertLinked(m: EntityManager, rows: BatchRow[], since: Date | null, settleJobs: boolean): Promise<Map<number, number>> {
     const columns = INSERT_COLUMNS.map(([c]) => c);
-    const result: { ord: number; id: number }[] = await m.query(
+    const result: { ord: number; id: number; settled: boolean }[] = await m.query(
       `WITH src AS (
          SELECT (e.item->>'ord')::int AS ord, r.*
          FROM jsonb_array_elements($1::jsonb) e(item) CROSS JOIN LATERAL jsonb_populate_record(NULL::lead, e.item) r
        ), found AS (
-         SELECT s.ord, l.id FROM src s JOIN lead l ON l.order_id = s.order_id AND l.job_id = s.job_id
+         SELECT s.ord, l.id, s.job_id FROM src s JOIN lead l ON l.order_id = s.order_id AND l.job_id = s.job_id
        ), todo AS (
          SELECT s.*, nextval(pg_get_serial_sequence('lead', 'id'))::int AS new_id
          FROM (SELECT * FROM src WHERE ord NOT IN (SELECT ord FROM found) ORDER BY ord) s
@@ -106,12 +150,20 @@ export class LeadBulkRepository {
          UPDATE lead l SET next_lead_id = h.new_id, updated_at = now()
          FROM heads h WHERE l.order_id = h.order_id AND l.id = h.prev_id
          RETURNING l.id
+       ), made AS (
+         SELECT ord, id, job_id FROM found
+         UNION ALL
+         SELECT c.ord, c.new_id, c.job_id FROM chained c WHERE c.new_id IN (SELECT id FROM ins)
+       ), done AS (
+         UPDATE lead_async_job j SET state = 'done', lead_id = made.id, errors = '[]', finished_at = now()
+         FROM made WHERE $3::boolean AND j.id = made.job_id AND j.state = 'queued'
+         RETURNING j.id
        )
-       SELECT ord, id FROM found
-       UNION ALL
-       SELECT c.ord, c.new_id FROM chained c WHERE c.new_id IN (SELECT id FROM ins)`,
-      [JSON.stringify(rows.map(rowJson)), since],
+       SELECT made.ord, made.id, done.id IS NOT NULL AS settled FROM made LEFT JOIN done ON done.id = made.job_id`,
+      [JSON.stringify(rows.map(rowJson)), since, settleJobs],
     );
+    // Every job locked while queued is settled here; anything else is a bug, never silent.
+    if (settleJobs && result.some((r) => !r.settled)) throw new Error('a job of the batch was not marked done');
     return new Map(result.map((r) => [r.ord, r.id]));
   }
 
