@@ -1,10 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { ApiExceptionFilter } from './common/http-exception.filter';
-import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { APP_CONFIG, AppConfig } from './config/app.config';
 import { dataSourceOptions, guardNewConnections, openDataSource, replicatedDataSourceOptions } from './database/data-source';
@@ -112,7 +111,6 @@ export class AppModule {
         { provide: DATABASE_URL, useValue: databaseUrl },
         ReadDatabase,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
       exports: [APP_CONFIG, DATABASE_URL, ReadDatabase],
     };

@@ -1,9 +1,11 @@
 import { INestApplication } from '@nestjs/common';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Response } from 'express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { replyWithEnvelope } from './common/envelope-reply';
+import { staticHeaders } from './common/static-headers';
 import { bodyLimitFor, distinctBodyLimits, formatBytes } from './common/body-limits';
 import { checkInputSafety, deferBodyErrors, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './common/input-checks';
 import { MAX_IDS_PER_FILTER, parseQueryString, QUERY_PARAMETER_LIMIT } from './common/query';
@@ -47,12 +49,15 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   // Security headers on every response, errors and /docs included. Swagger UI's page has inline
   // styles (its scripts are files of its own); no upgrade-insecure-requests, as an instance
   // reached over plain http (a container on a LAN address) would then break its own docs page.
+  // helmet's headers are the same on every response: worked out once (static-headers.ts).
   app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: { 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
-      },
-    }),
+    staticHeaders(
+      helmet({
+        contentSecurityPolicy: {
+          directives: { 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
+        },
+      }),
+    ),
   );
   // CORS only for the origins CORS_ORIGINS lists: integrators call from servers, not browsers.
   const { corsOrigins } = app.get<AppConfig>(APP_CONFIG);
@@ -73,6 +78,8 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.set('trust proxy', true);
   app.disable('x-powered-by');
   app.useGlobalPipes(createValidationPipe());
+  // Every handler's result in the success envelope (API.md), written where Nest replies.
+  replyWithEnvelope(app.getHttpAdapter() as ExpressAdapter);
 
   const doc = new DocumentBuilder()
     .setTitle('Call-center integration API')

@@ -36,7 +36,7 @@ const V2_DETAIL_KEYS = [
   'customValues',
 ];
 
-describe('leads (v2 and v1)', () => {
+describe('leads: create', () => {
   let t: TestApp;
   let order: TestOrder;
   const { post, get, leadCount, detail } = leadRequests(() => t);

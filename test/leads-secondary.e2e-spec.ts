@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from './support/test-app';
 
 /** Secondary leads: the duplicate chain of one phone in one order, on create and when a phone changes. */
 
-describe('leads (v2 and v1)', () => {
+describe('leads: secondary leads', () => {
   let t: TestApp;
   const { post, get, detail, listItem } = leadRequests(() => t);
 

@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from './support/test-app';
 
 /** POST /v2/lead/update/{id}/: partial changes, re-derived offset and next call, the qualified-per-day limit; the status catalogues. */
 
-describe('leads (v2 and v1)', () => {
+describe('leads: update', () => {
   let t: TestApp;
   let order: TestOrder;
   const { post, get, leadCount, detail } = leadRequests(() => t);

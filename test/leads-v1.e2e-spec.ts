@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from './support/test-app';
 
 /** /v1/lead/: create, update and detail as a translation over the v2 service; the two views agree. */
 
-describe('leads (v2 and v1)', () => {
+describe('leads: v1', () => {
   let t: TestApp;
   let order: TestOrder;
   const { post, get, leadCount, detail } = leadRequests(() => t);

@@ -8,12 +8,22 @@ import { AUTH_ERRORS } from '../domain/auth.errors';
 import { RATE_LIMITER, type RateLimiter } from '../../rate-limit/rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators';
 
+/** What a route asks of its caller: nothing (@Public) or a key with this scope. */
+type RouteAccess = { public: true } | { public: false; scope: Scope };
+
 /**
  * Global guard: every route needs `X-Api-Key` with the route's scope unless marked @Public.
  * Once the key is known, the rate limiter (when enabled) counts the request against it.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  /**
+   * Each handler's access rule, read from its decorators on its first request: the metadata is
+   * fixed once the app is built, and four reflection lookups per request were a visible share of
+   * a lead read's CPU.
+   */
+  private readonly access = new WeakMap<object, WeakMap<object, RouteAccess>>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
@@ -21,13 +31,13 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<AuthedRequest>();
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) {
+    const access = this.accessOf(context);
+    if (access.public) {
       raiseDeferredInputError(req);
       return true;
     }
-    const required = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'api';
+    const required = access.scope;
     const header = req.headers['x-api-key'];
     const principal = await this.keys.verify(Array.isArray(header) ? header[0] : header);
     if (!principal) throw new DomainError('unauthenticated', AUTH_ERRORS.API_KEY_INVALID, 'Missing or unknown API key (X-Api-Key header)');
@@ -39,5 +49,22 @@ export class ApiKeyGuard implements CanActivate {
     const allowed = this.limiter ? await this.limiter.canActivate(context) : true;
     raiseDeferredInputError(req);
     return allowed;
+  }
+
+  private accessOf(context: ExecutionContext): RouteAccess {
+    // By class and handler: a subclass may inherit a handler under other class-level decorators.
+    const cls = context.getClass();
+    const handler = context.getHandler();
+    let ofClass = this.access.get(cls);
+    if (!ofClass) this.access.set(cls, (ofClass = new WeakMap()));
+    let access = ofClass.get(handler);
+    if (!access) {
+      const targets = [handler, cls];
+      access = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)
+        ? { public: true }
+        : { public: false, scope: this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'api' };
+      ofClass.set(handler, access);
+    }
+    return access;
   }
 }

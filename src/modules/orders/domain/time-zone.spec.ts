@@ -33,6 +33,15 @@ describe('time zones', () => {
     expect(currentUtcOffset({ timeZone: null, utcOffset: 7 }, SUMMER)).toBe(7);
   });
 
+  it('follows a DST change from one minute to the next (offsets are reused within a minute only)', () => {
+    const berlin = IANAZone.create('Europe/Berlin');
+    // 2026-03-29 01:00 UTC: Berlin moves from +1 to +2.
+    expect(wholeHourOffset(berlin, new Date('2026-03-29T00:59:59Z'))).toBe(1);
+    expect(wholeHourOffset(berlin, new Date('2026-03-29T00:59:00Z'))).toBe(1);
+    expect(wholeHourOffset(berlin, new Date('2026-03-29T01:00:00Z'))).toBe(2);
+    expect(wholeHourOffset(berlin, new Date('2026-03-29T00:59:30Z'))).toBe(1);
+  });
+
   it('resolves a new lead: timeZone, utcOffset, phone country, order zone, order offset', () => {
     const order = { defaultTimeZone: 'Europe/London', defaultUtcOffset: 3 };
     const resolve = (p: Partial<Parameters<typeof resolveLeadTimeZone>[0]>) => resolveLeadTimeZone({ phoneCountry: 'RU', order, now: WINTER, ...p });

@@ -1,5 +1,6 @@
 import { getAllTimezones, getCountry } from 'countries-and-timezones';
 import { FixedOffsetZone, IANAZone, Zone } from 'luxon';
+import { Cache } from '../../../common/cache';
 import type { FieldError } from '../../../common/domain-error';
 
 /**
@@ -63,7 +64,26 @@ export function zoneOf(timeZone: string | null | undefined, utcOffsetHours: numb
  * zero for fractional zones (Kolkata +5:30 is 5, St. John's -3:30 is -3, Chatham +12:45 is 12).
  */
 export function wholeHourOffset(zone: Zone, at: Date): number {
-  return Math.trunc(zone.offset(at.getTime()) / 60) || 0;
+  return Math.trunc(zoneOffsetMinutes(zone, at.getTime()) / 60) || 0;
+}
+
+/** The last offset asked of each IANA zone, by the minute it holds for (the shared bounded cache). */
+const lastOffsets = new Cache<string, { minute: number; offset: number }>({ ttlMs: 60_000, max: 1000 });
+
+/**
+ * A zone's offset in minutes at `ms`. An IANA zone's offset comes from Intl (formatToParts),
+ * a few microseconds a call: each lead presented pays it, with "now" in the same minute as the
+ * previous one. Offsets change only at whole minutes (every transition of the IANA data since
+ * 1970), so the offset of the same zone in the same minute is reused.
+ */
+function zoneOffsetMinutes(zone: Zone, ms: number): number {
+  if (zone.isUniversal) return zone.offset(ms);
+  const minute = Math.floor(ms / 60_000);
+  const last = lastOffsets.get(zone.name);
+  if (last?.minute === minute) return last.offset;
+  const offset = zone.offset(ms);
+  lastOffsets.set(zone.name, { minute, offset });
+  return offset;
 }
 
 /** What an order says about time zones (its default zone, else its default offset). */
