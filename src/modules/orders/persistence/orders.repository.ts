@@ -1,18 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { OrderChanges, TransferNumber } from '../domain/order';
+import type { OrderChanges } from '../domain/order';
 import type { OrderRecord } from '../domain/order-record';
 import type { OrderSettings } from '../domain/order-settings';
 import type { Page } from '../../../common/envelope';
 import { findPage } from '../../../database/page';
-
-type OrderRow = Omit<OrderRecord, 'agentUserIds' | 'agentGroupIds' | 'sipEndpointIds' | 'transferNumbers'>;
 
 /** What the leads module reads of an order (see OrdersService.getOrderSettings). */
 export type OrderSettingsRow = OrderSettings;
 
 // Holidays are read as text: node-pg would turn a `date` into a Date at local midnight.
 const HOLIDAYS = `ARRAY(SELECT to_char(d, 'YYYY-MM-DD') FROM unnest(o.call_holiday_overrides) AS d ORDER BY d)`;
+
+/**
+ * The member sets, each read through its table's primary key (which leads with order_id) in the
+ * same statement as the order: an order is one round trip, a page of orders one (plus its count).
+ */
+const MEMBERS = `
+  ARRAY(SELECT a.user_id FROM order_agent a WHERE a.order_id = o.id ORDER BY a.user_id) AS "agentUserIds",
+  ARRAY(SELECT g.group_id FROM order_agent_group g WHERE g.order_id = o.id ORDER BY g.group_id) AS "agentGroupIds",
+  ARRAY(SELECT s.sip_endpoint_id FROM order_sip_endpoint s WHERE s.order_id = o.id ORDER BY s.position) AS "sipEndpointIds",
+  coalesce((SELECT json_agg(json_build_object('number', t.number, 'names', t.names) ORDER BY t.position)
+              FROM order_transfer_number t WHERE t.order_id = o.id), '[]') AS "transferNumbers"`;
 
 const ORDER_COLUMNS = `
   o.id, o.code, o.service_title AS "serviceTitle", o.title, o.status,
@@ -27,7 +36,8 @@ const ORDER_COLUMNS = `
   o.default_time_zone AS "defaultTimeZone",
   o.custom_values AS "customValues", o.agent_lead_creation_is_allowed AS "agentLeadCreationIsAllowed",
   o.agent_lead_edit_mode AS "agentLeadEditMode", o.auto_process_call AS "autoProcessCall",
-  o.created_at AS "createdAt", o.updated_at AS "updatedAt"`;
+  o.created_at AS "createdAt", o.updated_at AS "updatedAt",
+  ${MEMBERS}`;
 
 /** Scalar fields of OrderChanges -> column and SQL cast. Member sets live in their own tables. */
 const COLUMN_OF: Partial<Record<keyof OrderChanges, [string, string]>> = {
@@ -77,27 +87,23 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * Plain SQL over call_order and its member tables. Reads load each member table for a whole set
- * of orders in one query (`order_id = ANY($1)`), so a page costs a fixed number of queries.
- */
+/** Plain SQL over call_order and its member tables; orders are read with their member sets in one statement (see MEMBERS). */
 @Injectable()
 export class OrdersRepository {
   constructor(private readonly ds: DataSource) {}
 
   /** With `m`: inside the caller's transaction (the order event records what it wrote). */
   async findById(id: number, m: EntityManager = this.ds.manager): Promise<OrderRecord | null> {
-    const rows: OrderRow[] = await m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1`, [id]);
-    return rows.length ? (await this.withMembers(rows, m))[0] : null;
+    const rows: OrderRecord[] = await m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1`, [id]);
+    return rows[0] ?? null;
   }
 
   async listPage(offset: number, limit: number): Promise<Page<OrderRecord>> {
-    const page = await findPage<OrderRow>(
+    return findPage<OrderRecord>(
       { db: this.ds, select: `SELECT ${ORDER_COLUMNS} FROM call_order o ORDER BY o.id`, count: `SELECT count(*)::int AS n FROM call_order` },
       offset,
       limit,
     );
-    return { ...page, list: await this.withMembers(page.list) };
   }
 
   async findSettings(id: number, m: EntityManager = this.ds.manager): Promise<OrderSettingsRow | null> {
@@ -176,51 +182,5 @@ export class OrdersRepository {
         );
       }
     }
-  }
-
-  /**
-   * Member sets of all `rows` in one query per table, one after another: `m` may be a transaction
-   * (one connection, which runs one query at a time), and outside one this takes one pool connection, not four.
-   */
-  private async withMembers(rows: OrderRow[], m: EntityManager = this.ds.manager): Promise<OrderRecord[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    type Member = { orderId: number; id: number };
-    const agents = await m.query<Member[]>(
-      `SELECT order_id AS "orderId", user_id AS id FROM order_agent WHERE order_id = ANY($1::int[]) ORDER BY order_id, user_id`,
-      [ids],
-    );
-    const groups = await m.query<Member[]>(
-      `SELECT order_id AS "orderId", group_id AS id FROM order_agent_group WHERE order_id = ANY($1::int[]) ORDER BY order_id, group_id`,
-      [ids],
-    );
-    const sips = await m.query<Member[]>(
-      `SELECT order_id AS "orderId", sip_endpoint_id AS id FROM order_sip_endpoint WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
-      [ids],
-    );
-    const transfers = await m.query<{ orderId: number; number: string; names: TransferNumber['names'] }[]>(
-      `SELECT order_id AS "orderId", number, names FROM order_transfer_number WHERE order_id = ANY($1::int[]) ORDER BY order_id, position`,
-      [ids],
-    );
-    const group = <T extends { orderId: number }, V>(items: T[], pick: (item: T) => V) => {
-      const map = new Map<number, V[]>();
-      for (const item of items) {
-        const list = map.get(item.orderId) ?? [];
-        list.push(pick(item));
-        map.set(item.orderId, list);
-      }
-      return map;
-    };
-    const agentsBy = group(agents, (a) => a.id);
-    const groupsBy = group(groups, (g) => g.id);
-    const sipsBy = group(sips, (s) => s.id);
-    const transfersBy = group(transfers, (t) => ({ number: t.number, names: t.names }));
-    return rows.map((r) => ({
-      ...r,
-      agentUserIds: agentsBy.get(r.id) ?? [],
-      agentGroupIds: groupsBy.get(r.id) ?? [],
-      sipEndpointIds: sipsBy.get(r.id) ?? [],
-      transferNumbers: transfersBy.get(r.id) ?? [],
-    }));
   }
 }
