@@ -314,6 +314,28 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       expect(receiver.at(path)).toHaveLength(2);
     });
 
+    it('the dispatcher makes the first attempt before storing the row; one still running at its budget is recorded when it answers', async () => {
+      const order = await createLeadOrder(t);
+      const fast = newPath('first-fast');
+      const slow = newPath('first-slow');
+      // The budget is half the 700 ms timeout: an answer after 400 ms comes once the batch is stored.
+      receiver.on(slow, () => ({ status: 200, delayMs: 400 }));
+      const a = await createWebhook({ url: receiver.url(fast), events: ['lead.created'], orderIds: [order.id] });
+      const b = await createWebhook({ url: receiver.url(slow), events: ['lead.created'], orderIds: [order.id] });
+      await createLead(order);
+      await eventually(async () => (await deliveriesOf(a.id, 'delivered')).length === 1 && (await deliveriesOf(b.id, 'delivered')).length === 1);
+      const rows: { webhook_id: number; attempts: number; recorded_later: boolean }[] = await t.ds.query(
+        `SELECT webhook_id, attempts, updated_at > created_at AS recorded_later FROM webhook_delivery WHERE webhook_id = ANY($1) ORDER BY webhook_id`,
+        [[a.id, b.id]],
+      );
+      expect(rows).toEqual([
+        { webhook_id: a.id, attempts: 1, recorded_later: false },
+        { webhook_id: b.id, attempts: 1, recorded_later: true },
+      ]);
+      expect(receiver.at(fast)).toHaveLength(1);
+      expect(receiver.at(slow)).toHaveLength(1);
+    });
+
     it('when the schedule is used up the delivery is failed; redeliver sends it again', async () => {
       const order = await createLeadOrder(t);
       const path = newPath('down');
@@ -433,6 +455,33 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       const text = (await get('/metrics').expect(200)).text;
       expect(text).toMatch(new RegExp(`^webhook_deliveries_pending ${n}$`, 'm'));
       expect(text).toMatch(/^webhook_delivery_oldest_due_seconds \d+$/m);
+    });
+
+    it('with no active webhook the cursor follows the head unread: a webhook turned on again gets nothing of its pause', async () => {
+      const order = await createLeadOrder(t);
+      const path = newPath('paused');
+      const { id } = await createWebhook({ url: receiver.url(path), events: ['lead.created'], orderIds: [order.id] });
+      await post(`/v2/webhook/update/${id}/`, { isActive: false }).expect(200);
+      const others: { id: number }[] = await t.ds.query(`UPDATE webhook SET is_active = false WHERE is_active RETURNING id`);
+      try {
+        const during = await createLead(order);
+        const position = async (sql: string) => Number((await t.ds.query(sql))[0].p);
+        // The event is numbered, then the idle dispatcher moves the cursor past it without reading it.
+        const [{ p: at }] = await eventually(async () => {
+          const rows: { p: string }[] = await t.ds.query(
+            `SELECT position AS p FROM event WHERE type = 'lead.created' AND payload->'row'->>'id' = $1 AND position IS NOT NULL`,
+            [String(during)],
+          );
+          return rows.length === 1 && rows;
+        });
+        await eventually(async () => (await position(`SELECT position AS p FROM webhook_dispatch_cursor`)) >= Number(at));
+        await post(`/v2/webhook/update/${id}/`, { isActive: true }).expect(200);
+        const after = await createLead(order);
+        await eventually(async () => (await deliveriesOf(id, 'delivered')).length === 1);
+        expect(receiver.at(path).map((r) => (JSON.parse(r.body) as { data: { lead: { id: number } } }).data.lead.id)).toEqual([after]);
+      } finally {
+        await t.ds.query(`UPDATE webhook SET is_active = true WHERE id = ANY($1)`, [others.map((o) => o.id)]);
+      }
     });
   });
 

@@ -67,6 +67,11 @@ export class EventFeed implements OnApplicationBootstrap, OnModuleDestroy {
     return { list, next: list.length ? list[list.length - 1].position : after };
   }
 
+  /** The position of the latest event numbered so far (0 when none). */
+  head(): Promise<number> {
+    return this.repo.head();
+  }
+
   /** Numbers every event whose transaction has ended (batch after batch). */
   async sequenceAll(): Promise<void> {
     while ((await this.repo.sequence(SEQUENCE_BATCH)) === SEQUENCE_BATCH);

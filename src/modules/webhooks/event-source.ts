@@ -15,6 +15,8 @@ export interface FeedEvent {
 
 export abstract class WebhookEventFeed {
   abstract read(after: number, limit: number, filter: { types?: string[]; orderIds?: number[] }): Promise<{ list: FeedEvent[]; next: number }>;
+  /** The position of the latest event numbered so far (0 when none). */
+  abstract head(): Promise<number>;
 }
 
 export abstract class WebhookEventOutbox {

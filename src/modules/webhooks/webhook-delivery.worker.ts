@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { InjectWorkerDataSource } from '../queue/worker-database';
-import { nextRetryDelayMs } from './domain/retry-schedule';
+import { attemptOutcome, AttemptOutcome } from './domain/retry-schedule';
 import { webhookHeaders } from './domain/signature';
-import { ClaimedDelivery, DeliveryOutcome, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
+import { ClaimedDelivery, DeliveryTarget, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
 import { SendResult, WebhookSender } from './webhook-sender';
 
 /** Beyond the attempt's own timeout, how long a claimed delivery stays invisible to other claims. */
@@ -14,10 +14,16 @@ const LEASE_MARGIN_MS = 20_000;
 const LANES = 2;
 export const GONE_REASON = 'the endpoint answered 410 Gone';
 
+/** One attempt each, as `sendNow` left them when its budget ended: answered, still running, or not started. */
+export type SendNowResult = (SendResult | Promise<SendResult> | null)[];
+
 /**
- * Sends due deliveries. Each round of a lane claims its share of WEBHOOK_CONCURRENCY due deliveries
- * (`FOR UPDATE SKIP LOCKED`, so instances share the work without sending one twice at once), sends
- * them concurrently, and records every outcome in one statement: 2xx delivered; anything else
+ * Sends deliveries. The dispatcher's first attempts go through `sendNow` (their rows are written
+ * afterwards, with the outcome); everything else that comes due (retries, redeliveries, attempts
+ * the dispatcher did not start, a failing webhook's deliveries) through the lanes. Each round of a
+ * lane claims its share of WEBHOOK_CONCURRENCY due deliveries (`FOR UPDATE SKIP LOCKED`, so
+ * instances share the work without sending one twice at once), sends them concurrently, and
+ * records every outcome in one statement: 2xx delivered; anything else
  * retried after the schedule's next wait, or `failed` once it is used up; 410 fails the delivery
  * and disables the webhook. A webhook with no success for WEBHOOK_DISABLE_AFTER_FAILING_HOURS is
  * disabled with the reason. A worker that dies mid-round leaves its claims to expire (lease), so
@@ -33,6 +39,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   private readonly batchSize: number;
   private readonly waiting = new Set<() => void>();
   private woken = false;
+  /** Outcomes of attempts that outlived `sendNow`'s budget, still to be recorded. */
+  private readonly late = new Set<Promise<void>>();
 
   constructor(
     @InjectWorkerDataSource() private readonly ds: DataSource,
@@ -57,8 +65,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     this.wake();
-    await Promise.all(this.lanes);
+    await Promise.all([...this.lanes, ...this.late]);
     this.sender.close();
+  }
+
+  /** How long a claimed delivery (or one whose first attempt still runs) stays invisible to claims. */
+  get leaseMs(): number {
+    return this.config.webhookTimeoutMs + LEASE_MARGIN_MS;
   }
 
   /** New deliveries were stored: look now rather than at the next poll. */
@@ -69,45 +82,90 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
 
   /** One round: claim, send, record. Returns how many deliveries it claimed. */
   async deliverDue(): Promise<number> {
-    const batch = await this.repo.claimDue(this.ds.manager, this.batchSize, this.config.webhookTimeoutMs + LEASE_MARGIN_MS);
+    const batch = await this.repo.claimDue(this.ds.manager, this.batchSize, this.leaseMs);
     if (batch.length === 0) return 0;
-    const results = await Promise.all(batch.map((d) => this.attempt(d)));
+    const results = await Promise.all(batch.map((d) => this.send(d)));
     await this.record(batch, results);
     return batch.length;
   }
 
-  private attempt(d: ClaimedDelivery): Promise<SendResult> {
+  /** One attempt: signed with every valid secret, stamped with this moment. */
+  send(d: DeliveryTarget): Promise<SendResult> {
     const secrets = d.previousSecret ? [d.secret, d.previousSecret] : [d.secret];
     const timestamp = Math.floor(Date.now() / 1000);
     return this.sender.send(d.url, webhookHeaders(secrets, d.eventId, timestamp, d.payload), d.payload);
   }
 
-  private async record(batch: ClaimedDelivery[], results: SendResult[]): Promise<void> {
-    const outcomes: DeliveryOutcome[] = [];
-    const succeeded = new Set<number>();
-    const failed = new Set<number>();
-    const gone = new Set<number>();
-    batch.forEach((d, i) => {
-      const r = results[i];
-      if (r.error === null) {
-        succeeded.add(d.webhookId);
-        outcomes.push({ id: d.id, status: 'delivered', statusCode: r.statusCode, error: null, delayMs: null });
-        return;
+  /**
+   * The dispatcher's first attempts: sends the deliveries at most WEBHOOK_CONCURRENCY at a time,
+   * starting new ones for `budgetMs` at most, and waits no longer than that. Each item comes back
+   * answered, still running (its promise), or not started (null).
+   */
+  async sendNow(items: DeliveryTarget[], budgetMs: number): Promise<SendNowResult> {
+    const out: SendNowResult = items.map(() => null);
+    let next = 0;
+    let over = false;
+    const lane = async () => {
+      while (!over && !this.stopped && next < items.length) {
+        const i = next++;
+        const attempt = this.send(items[i]);
+        out[i] = attempt;
+        out[i] = await attempt;
       }
-      failed.add(d.webhookId);
-      if (r.statusCode === 410) gone.add(d.webhookId);
-      const delay = r.statusCode === 410 ? null : nextRetryDelayMs(this.config.webhookRetryScheduleMs, d.attempts + 1);
-      outcomes.push({ id: d.id, status: delay === null ? 'failed' : 'pending', statusCode: r.statusCode, error: r.error, delayMs: delay });
-    });
-    for (const id of succeeded) failed.delete(id);
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, budgetMs)));
+    const lanes = Array.from({ length: Math.min(this.config.webhookConcurrency, items.length) }, lane);
+    await Promise.race([Promise.all(lanes), budget]);
+    over = true;
+    clearTimeout(timer);
+    // A copy: lanes still running go on writing their answers into `out`.
+    return out.slice();
+  }
+
+  /** The outcome of attempts whose rows (attempts not counting them) are already stored. */
+  recordWhenDone(batch: ClaimedDelivery[], attempts: Promise<SendResult>[]): void {
+    if (batch.length === 0) return;
+    const done: Promise<void> = Promise.all(attempts)
+      .then((results) => this.record(batch, results))
+      // Unrecorded, the rows come due again when their lease ends and are sent again (at-least-once).
+      .catch((err: unknown) => reportDatabaseError(DATABASE_SOURCE, err, this.logger))
+      .finally(() => this.late.delete(done));
+    this.late.add(done);
+  }
+
+  /** What each answer means, for a batch of deliveries whose `attempts` do not count it yet. */
+  private outcomes(batch: { attempts: number }[], results: SendResult[]): AttemptOutcome[] {
+    return batch.map((d, i) => attemptOutcome(this.config.webhookRetryScheduleMs, d.attempts + 1, results[i]));
+  }
+
+  /**
+   * In `m`: what the answers say about each webhook. A success ends its run of failures; a failure
+   * starts one (or disables the webhook after WEBHOOK_DISABLE_AFTER_FAILING_HOURS); 410 disables it.
+   */
+  async applyToWebhooks(m: EntityManager, answered: { webhookId: number; outcome: AttemptOutcome }[]): Promise<void> {
+    const succeeded = new Set(answered.filter((a) => a.outcome.status === 'delivered').map((a) => a.webhookId));
+    const failed = answered.filter((a) => a.outcome.status !== 'delivered' && !succeeded.has(a.webhookId)).map((a) => a.webhookId);
+    const gone = answered.filter((a) => a.outcome.gone).map((a) => a.webhookId);
+    await this.repo.markSucceeded(m, [...succeeded]);
+    const tired = await this.repo.markFailed(m, [...new Set(failed)], this.config.webhookDisableAfterFailingHours);
+    const goneNow = await this.repo.disable(m, [...new Set(gone)], GONE_REASON);
+    for (const id of tired)
+      this.logger.warn(`webhook ${id} disabled: deliveries failed for ${this.config.webhookDisableAfterFailingHours} h without a success`);
+    for (const id of goneNow) this.logger.warn(`webhook ${id} disabled: ${GONE_REASON}`);
+  }
+
+  private async record(batch: ClaimedDelivery[], results: SendResult[]): Promise<void> {
+    const outcomes = this.outcomes(batch, results);
     await this.ds.transaction(async (m) => {
-      await this.repo.recordOutcomes(m, outcomes);
-      await this.repo.markSucceeded(m, [...succeeded]);
-      const tired = await this.repo.markFailed(m, [...failed], this.config.webhookDisableAfterFailingHours);
-      const goneNow = await this.repo.disable(m, [...gone], GONE_REASON);
-      for (const id of tired)
-        this.logger.warn(`webhook ${id} disabled: deliveries failed for ${this.config.webhookDisableAfterFailingHours} h without a success`);
-      for (const id of goneNow) this.logger.warn(`webhook ${id} disabled: ${GONE_REASON}`);
+      await this.repo.recordOutcomes(
+        m,
+        outcomes.map(({ gone: _gone, ...o }, i) => ({ ...o, id: batch[i].id })),
+      );
+      await this.applyToWebhooks(
+        m,
+        batch.map((d, i) => ({ webhookId: d.webhookId, outcome: outcomes[i] })),
+      );
     });
   }
 

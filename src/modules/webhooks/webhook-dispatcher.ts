@@ -5,12 +5,19 @@ import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { InjectWorkerDataSource } from '../queue/worker-database';
 import { ALL_EVENTS, matchesWebhook, TEST_EVENT_TYPE } from './domain/webhook';
-import { deliveryBody, WebhookEventFeed } from './event-source';
-import { NewDelivery, Subscription, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
+import { deliveryBody, FeedEvent, WebhookEventFeed } from './event-source';
+import { attemptOutcome, AttemptOutcome } from './domain/retry-schedule';
+import { SendResult } from './webhook-sender';
+import { DeliveryTarget, NewDelivery, Subscription, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 
 /** Events read from the feed per dispatch transaction. */
 export const DISPATCH_BATCH = 500;
+/**
+ * How long a dispatch starts first attempts and waits for their answers before storing the batch
+ * (half the attempt timeout when that is shorter): a slow endpoint delays the feed this much at most.
+ */
+const FIRST_ATTEMPTS_BUDGET_MS = 2_000;
 /** How often old deliveries are pruned (they follow the events' retention). */
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 10_000;
@@ -73,14 +80,31 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  /** One batch in one transaction; 0 when another instance holds the lock or nothing is new. */
+  /**
+   * One batch in one transaction; 0 when another instance holds the lock or nothing is new.
+   *
+   * The first attempt of each delivery to a webhook in good standing is made here, before its row
+   * is written, so a delivery that succeeds costs one row write (not insert, claim and record):
+   * the rows go in with their outcomes, in the transaction that moves the cursor. A crash before
+   * the commit repeats the batch (at-least-once); pairs stored already are neither sent nor stored
+   * again. Attempts still running when the budget ends are stored leased and recorded when they
+   * answer; those not started, and every delivery to a failing webhook, are left due for the worker.
+   */
   async dispatchOnce(): Promise<number> {
-    const { events, deliveries } = await this.ds.transaction(async (m) => {
-      const none = { events: 0, deliveries: 0 };
+    const { events, due, running } = await this.ds.transaction(async (m) => {
+      const none = { events: 0, due: 0, running: [] };
       if (!(await this.repo.tryDispatchLock(m))) return none;
-      // No active webhook: nothing is read and the cursor waits (a webhook only gets events from its creation on).
       const wanted = await this.repo.activeSubscriptions(m);
-      if (wanted.length === 0) return none;
+      if (wanted.length === 0) {
+        // No active webhook: the cursor skips to the head unread (a webhook gets the events from its
+        // creation on, a paused one nothing of its pause, which the feed has; a first webhook does
+        // not wait for the whole retained history to be read). The head is read before the
+        // subscriptions are read again: if there is still none, every event up to it was numbered
+        // before any webhook active later existed (or was turned on again), so none is due to one.
+        const head = await this.feed.head();
+        if ((await this.repo.activeSubscriptions(m)).length === 0) await this.repo.advanceCursor(m, head);
+        return none;
+      }
       const after = await this.repo.cursor(m);
       const page = await this.readFeed(m, after, typesOf(wanted));
       if (page.list.length === 0) return none;
@@ -88,22 +112,77 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       // of this page began) must see the page read with its own types, so the batch is left to the next tick.
       const hooks = await this.repo.activeSubscriptions(m);
       if (subscriptionKey(hooks) !== subscriptionKey(wanted)) return none;
-      const rows: NewDelivery[] = [];
-      for (const e of page.list) {
-        const at = Date.parse(e.timestamp);
-        let body: string | undefined;
-        for (const w of hooks) {
-          if (w.createdAt.getTime() > at + 1000 || !matchesWebhook(w, e)) continue;
-          body ??= deliveryBody(e);
-          rows.push({ webhookId: w.id, eventId: e.id, type: e.type, payload: body });
-        }
-      }
-      await this.repo.insertDeliveries(m, rows);
+      const planned = this.plan(page.list, hooks);
+      const stored = await this.repo.existingPairs(m, planned);
+      const rows = planned.filter((r) => !stored.has(`${r.webhookId}:${r.eventId}`));
+      const running = await this.attemptFirst(m, rows, hooks);
+      const ids = await this.repo.insertDeliveries(m, rows);
       await this.repo.setCursor(m, page.next);
-      return { events: page.list.length, deliveries: rows.length };
+      return {
+        events: page.list.length,
+        due: rows.filter((r) => r.first === undefined).length,
+        running: running.map((r) => ({ ...r, id: ids.get(`${r.row.webhookId}:${r.row.eventId}`) })),
+      };
     });
-    if (deliveries > 0) this.worker.wake();
+    // After the commit: attempts that outlived the budget are recorded against their stored rows.
+    const late = running.filter((r): r is typeof r & { id: string } => r.id !== undefined);
+    this.worker.recordWhenDone(
+      late.map((r) => ({ ...r.target, id: r.id, attempts: 0 })),
+      late.map((r) => r.attempt),
+    );
+    // Rows left for the worker (a failing webhook's, attempts not started): look now, not at the next poll.
+    if (due > 0) this.worker.wake();
     return events;
+  }
+
+  /** The deliveries of a page: one per event and active webhook it matches (created before it). */
+  private plan(list: FeedEvent[], hooks: Subscription[]): NewDelivery[] {
+    const rows: NewDelivery[] = [];
+    for (const e of list) {
+      const at = Date.parse(e.timestamp);
+      let body: string | undefined;
+      for (const w of hooks) {
+        if (w.createdAt.getTime() > at + 1000 || !matchesWebhook(w, e)) continue;
+        body ??= deliveryBody(e);
+        rows.push({ webhookId: w.id, eventId: e.id, type: e.type, payload: body });
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Makes the first attempt of the rows of webhooks in good standing and sets each row's `first`;
+   * applies the answers to the webhooks in `m`. Returns the attempts still running.
+   */
+  private async attemptFirst(
+    m: EntityManager,
+    rows: NewDelivery[],
+    hooks: Subscription[],
+  ): Promise<{ row: NewDelivery; target: DeliveryTarget; attempt: Promise<SendResult> }[]> {
+    const byId = new Map(hooks.map((w) => [w.id, w]));
+    const direct = rows.filter((r) => !byId.get(r.webhookId)!.failing);
+    if (direct.length === 0) return [];
+    const targets = direct.map((r) => {
+      const w = byId.get(r.webhookId)!;
+      return { webhookId: r.webhookId, eventId: r.eventId, payload: r.payload, url: w.url, secret: w.secret, previousSecret: w.previousSecret };
+    });
+    const answers = await this.worker.sendNow(targets, Math.min(FIRST_ATTEMPTS_BUDGET_MS, Math.floor(this.config.webhookTimeoutMs / 2)));
+    const running: { row: NewDelivery; target: DeliveryTarget; attempt: Promise<SendResult> }[] = [];
+    const answered: { webhookId: number; outcome: AttemptOutcome }[] = [];
+    answers.forEach((a, i) => {
+      const row = direct[i];
+      if (a === null) return;
+      if (a instanceof Promise) {
+        row.first = { inFlightMs: this.worker.leaseMs };
+        running.push({ row, target: targets[i], attempt: a });
+        return;
+      }
+      const outcome = attemptOutcome(this.config.webhookRetryScheduleMs, 1, a);
+      row.first = { outcome };
+      answered.push({ webhookId: row.webhookId, outcome });
+    });
+    await this.worker.applyToWebhooks(m, answered);
+    return running;
   }
 
   /**

@@ -1,7 +1,6 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { Agent } from 'undici';
 import { ipLiteral, refusedAddressReason } from './domain/address-policy';
 
 export interface SendResult {
@@ -58,18 +57,22 @@ export async function refusedHostReason(url: URL, allowPrivate: boolean): Promis
 }
 
 /**
- * Sends webhook requests: POST, no redirects followed (a 3xx is a failure), a hard deadline per
- * attempt, connections kept alive per host, every connection made through `guardedLookup` (and IP
- * literals checked before), so no attempt reaches a refused address whatever DNS answers now.
+ * Sends webhook requests with undici (about half the CPU per request of node:http, measured in
+ * bench/webhooks.ts): POST, no redirects followed (a 3xx is a failure), a hard deadline per attempt
+ * (connect, headers and body), connections kept alive per origin (at most `maxSockets` each),
+ * every connection made through `guardedLookup` (and IP literals checked before), so no attempt
+ * reaches a refused address whatever DNS answers now. The answer's body is read and dropped.
  */
 export class WebhookSender {
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
+  private readonly agent: Agent;
 
   constructor(private readonly options: { allowPrivate: boolean; timeoutMs: number; maxSockets: number }) {
-    const lookup = guardedLookup(options.allowPrivate);
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets, lookup });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, lookup });
+    this.agent = new Agent({
+      connections: options.maxSockets,
+      connect: { lookup: guardedLookup(options.allowPrivate), timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
   }
 
   async send(target: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -84,45 +87,38 @@ export class WebhookSender {
       const reason = refusedAddressReason(literal, this.options.allowPrivate);
       if (reason) return { statusCode: null, error: `refused: host ${reason}` };
     }
-    const isHttps = url.protocol === 'https:';
-    const transport = isHttps ? https : http;
-    return new Promise<SendResult>((resolve) => {
-      let settled = false;
-      const finish = (r: SendResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(r);
-      };
-      const req = transport.request(
-        url,
-        {
-          method: 'POST',
-          agent: isHttps ? this.httpsAgent : this.httpAgent,
-          headers: { 'content-type': 'application/json', 'user-agent': 'callcenter-webhooks/1', ...headers, 'content-length': Buffer.byteLength(body) },
-        },
-        (res) => {
-          const code = res.statusCode ?? 0;
-          // The body is read and dropped (it keeps the connection reusable); it is never stored or logged.
-          res.on('data', () => undefined);
-          res.on('end', () => finish({ statusCode: code, error: code >= 200 && code < 300 ? null : `HTTP ${code}` }));
-          res.on('error', () => finish({ statusCode: code, error: code >= 200 && code < 300 ? null : `HTTP ${code}` }));
-        },
-      );
-      const timer = setTimeout(() => {
-        finish({ statusCode: null, error: `timed out after ${this.options.timeoutMs} ms` });
-        req.destroy();
-      }, this.options.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        if (err instanceof RefusedAddressError) return finish({ statusCode: null, error: `refused: ${err.message}` });
-        finish({ statusCode: null, error: err.code ? `${err.code}` : 'connection failed' });
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const res = await this.agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'callcenter-webhooks/1', ...headers },
+        body,
+        signal,
       });
-      req.end(body);
-    });
+      // Read and dropped: it keeps the connection reusable; it is never stored or logged.
+      await res.body.dump({ limit: 64 * 1024, signal });
+      const code = res.statusCode;
+      return { statusCode: code, error: code >= 200 && code < 300 ? null : `HTTP ${code}` };
+    } catch (err) {
+      if (signal.aborted) return { statusCode: null, error: `timed out after ${this.options.timeoutMs} ms` };
+      const refused = refusedCause(err);
+      if (refused) return { statusCode: null, error: `refused: ${refused.message}` };
+      const code = (err as NodeJS.ErrnoException).code;
+      return { statusCode: null, error: code ?? 'connection failed' };
+    }
   }
 
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    void this.agent.destroy();
   }
+}
+
+/** The address refusal behind a failed request, however the client wrapped it. */
+function refusedCause(err: unknown): RefusedAddressError | null {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof RefusedAddressError) return e;
+  }
+  return null;
 }

@@ -47,6 +47,12 @@ export class EventsRepository {
     };
   }
 
+  /** The highest position numbered so far (0 when none): the head of the feed. */
+  async head(): Promise<number> {
+    const rows: { head: string }[] = await this.ds.query(`SELECT coalesce(max(position), 0) AS head FROM event WHERE position IS NOT NULL`);
+    return Number(rows[0].head);
+  }
+
   /** Order codes by id, for the lead events of one page (one query). */
   async orderCodes(orderIds: number[]): Promise<Map<number, string>> {
     if (orderIds.length === 0) return new Map();

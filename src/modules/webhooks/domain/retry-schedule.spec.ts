@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_SCHEDULE, nextRetryDelayMs, parseRetrySchedule } from './retry-schedule';
+import { attemptOutcome, DEFAULT_RETRY_SCHEDULE, nextRetryDelayMs, parseRetrySchedule } from './retry-schedule';
 
 describe('retry schedule', () => {
   it('parses the default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about a day and a half)', () => {
@@ -27,5 +27,29 @@ describe('retry schedule', () => {
     const s = [10, 20, 30];
     expect([1, 2, 3, 4].map((n) => nextRetryDelayMs(s, n))).toEqual([10, 20, 30, null]);
     expect(nextRetryDelayMs([], 1)).toBeNull();
+  });
+});
+
+describe('attemptOutcome', () => {
+  const s = [10, 20];
+
+  it('a 2xx is delivered, whatever the attempt', () => {
+    expect(attemptOutcome(s, 3, { statusCode: 204, error: null })).toEqual({ status: 'delivered', statusCode: 204, error: null, delayMs: null, gone: false });
+  });
+
+  it('a failure waits the next delay of the schedule, then fails once it is used up', () => {
+    expect(attemptOutcome(s, 1, { statusCode: 500, error: 'HTTP 500' })).toMatchObject({ status: 'pending', delayMs: 10, gone: false });
+    expect(attemptOutcome(s, 2, { statusCode: null, error: 'timed out after 10000 ms' })).toMatchObject({ status: 'pending', delayMs: 20, statusCode: null });
+    expect(attemptOutcome(s, 3, { statusCode: 503, error: 'HTTP 503' })).toMatchObject({ status: 'failed', delayMs: null, error: 'HTTP 503' });
+  });
+
+  it('410 Gone fails the delivery at once and asks for the webhook to be disabled', () => {
+    expect(attemptOutcome(s, 1, { statusCode: 410, error: 'HTTP 410' })).toEqual({
+      status: 'failed',
+      statusCode: 410,
+      error: 'HTTP 410',
+      delayMs: null,
+      gone: true,
+    });
   });
 });

@@ -42,3 +42,25 @@ export function parseRetrySchedule(text: string): ParseResult {
 export function nextRetryDelayMs(schedule: readonly number[], attempts: number): number | null {
   return attempts >= 1 && attempts <= schedule.length ? schedule[attempts - 1] : null;
 }
+
+/** What one attempt's answer means for its delivery. */
+export interface AttemptOutcome {
+  status: 'pending' | 'delivered' | 'failed';
+  statusCode: number | null;
+  error: string | null;
+  /** Wait before the next attempt (status pending), null otherwise. */
+  delayMs: number | null;
+  /** The endpoint answered 410 Gone: the webhook is to be disabled. */
+  gone: boolean;
+}
+
+/**
+ * The outcome of an attempt, `attempts` counting it: a 2xx (no error) is delivered; 410 fails the
+ * delivery at once; anything else waits the schedule's next delay, or fails once it is used up.
+ */
+export function attemptOutcome(schedule: readonly number[], attempts: number, answer: { statusCode: number | null; error: string | null }): AttemptOutcome {
+  if (answer.error === null) return { status: 'delivered', statusCode: answer.statusCode, error: null, delayMs: null, gone: false };
+  const gone = answer.statusCode === 410;
+  const delayMs = gone ? null : nextRetryDelayMs(schedule, attempts);
+  return { status: delayMs === null ? 'failed' : 'pending', statusCode: answer.statusCode, error: answer.error, delayMs, gone };
+}

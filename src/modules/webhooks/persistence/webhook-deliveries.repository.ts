@@ -1,12 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { AttemptOutcome } from '../domain/retry-schedule';
 
-/** What the dispatcher needs of an active webhook to match events. */
+/** What sending a delivery needs: where, what, and the secrets that sign it. */
+export interface DeliveryTarget {
+  webhookId: number;
+  eventId: string;
+  payload: string;
+  url: string;
+  secret: string;
+  /** The previous secret while it still signs (after a rotation), else null. */
+  previousSecret: string | null;
+}
+
+/** What the dispatcher needs of an active webhook to match events and send them. */
 export interface Subscription {
   id: number;
   events: string[];
   orderIds: number[];
   createdAt: Date;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  /** Its last attempts failed (no success since): its deliveries go through the retry worker. */
+  failing: boolean;
 }
 
 export interface NewDelivery {
@@ -14,28 +31,20 @@ export interface NewDelivery {
   eventId: string;
   type: string;
   payload: string;
+  /**
+   * The first attempt, when the dispatcher made it before storing the row: its outcome, or the
+   * lease of an attempt still running (recorded when it ends). Absent: due at once, for the worker.
+   */
+  first?: { outcome: AttemptOutcome } | { inFlightMs: number };
 }
 
 /** A claimed delivery with what sending it needs. */
-export interface ClaimedDelivery {
+export interface ClaimedDelivery extends DeliveryTarget {
   id: string;
-  webhookId: number;
-  eventId: string;
-  payload: string;
   attempts: number;
-  url: string;
-  secret: string;
-  previousSecret: string | null;
 }
 
-export interface DeliveryOutcome {
-  id: string;
-  status: 'pending' | 'delivered' | 'failed';
-  statusCode: number | null;
-  error: string | null;
-  /** Wait before the next attempt (status pending). */
-  delayMs: number | null;
-}
+export type DeliveryOutcome = Omit<AttemptOutcome, 'gone'> & { id: string };
 
 const DISPATCH_LOCK = `hashtextextended('webhook-dispatch', 0)`;
 
@@ -60,19 +69,65 @@ export class WebhookDeliveriesRepository {
     await m.query(`UPDATE webhook_dispatch_cursor SET position = $1, updated_at = now() WHERE id = 1`, [position]);
   }
 
-  async activeSubscriptions(m: EntityManager): Promise<Subscription[]> {
-    return m.query(`SELECT id, events, order_ids AS "orderIds", created_at AS "createdAt" FROM webhook WHERE is_active ORDER BY id`);
+  /** Moves the cursor forward to `position` (never back). */
+  async advanceCursor(m: EntityManager, position: number): Promise<void> {
+    await m.query(`UPDATE webhook_dispatch_cursor SET position = $1, updated_at = now() WHERE id = 1 AND position < $1`, [position]);
   }
 
-  /** Inserts the deliveries (due at once); a (webhook, event) pair already there is left alone. */
-  async insertDeliveries(m: EntityManager, rows: NewDelivery[]): Promise<void> {
-    if (rows.length === 0) return;
-    await m.query(
-      `INSERT INTO webhook_delivery (webhook_id, event_id, type, payload, next_attempt_at)
-       SELECT w, e, t, b, now() FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::text[]) AS r(w, e, t, b)
-       ON CONFLICT ON CONSTRAINT webhook_delivery_webhook_event_key DO NOTHING`,
-      [rows.map((r) => r.webhookId), rows.map((r) => r.eventId), rows.map((r) => r.type), rows.map((r) => r.payload)],
+  async activeSubscriptions(m: EntityManager): Promise<Subscription[]> {
+    return m.query(
+      `SELECT id, events, order_ids AS "orderIds", created_at AS "createdAt", url, secret,
+              CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS "previousSecret",
+              failing_since IS NOT NULL AS failing
+         FROM webhook WHERE is_active ORDER BY id`,
     );
+  }
+
+  /** Which of these (webhook, event) pairs have a delivery already, as `webhookId:eventId` keys. */
+  async existingPairs(m: EntityManager, pairs: { webhookId: number; eventId: string }[]): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows: { key: string }[] = await m.query(
+      `SELECT d.webhook_id || ':' || d.event_id AS key
+         FROM unnest($1::int[], $2::varchar[]) AS p(w, e)
+         JOIN webhook_delivery d ON d.webhook_id = p.w AND d.event_id = p.e`,
+      [pairs.map((p) => p.webhookId), pairs.map((p) => p.eventId)],
+    );
+    return new Set(rows.map((r) => r.key));
+  }
+
+  /**
+   * Inserts the deliveries in one statement, each with its first attempt when the dispatcher made
+   * it (delivered, waiting for a retry, failed, or leased while the attempt still runs), else due
+   * at once. A (webhook, event) pair already there is left alone. Returns the ids of the rows
+   * inserted, by `webhookId:eventId`.
+   */
+  async insertDeliveries(m: EntityManager, rows: NewDelivery[]): Promise<Map<string, string>> {
+    if (rows.length === 0) return new Map();
+    const first = rows.map((r) => r.first);
+    const outcome = (f: NewDelivery['first']) => (f && 'outcome' in f ? f.outcome : null);
+    // An INSERT's result is its rows (UPDATE and DELETE also give the count).
+    const inserted: { key: string; id: string }[] = await m.query(
+      `INSERT INTO webhook_delivery (webhook_id, event_id, type, payload, status, attempts, last_status_code, last_error, next_attempt_at, delivered_at)
+       SELECT w, e, t, b, s, a, c, err,
+              CASE WHEN s = 'pending' THEN now() + make_interval(secs => coalesce(wait_ms, 0)::double precision / 1000) END,
+              CASE WHEN s = 'delivered' THEN now() END
+         FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::text[], $5::varchar[], $6::int[], $7::int[], $8::varchar[], $9::bigint[])
+           AS r(w, e, t, b, s, a, c, err, wait_ms)
+       ON CONFLICT ON CONSTRAINT webhook_delivery_webhook_event_key DO NOTHING
+       RETURNING webhook_id || ':' || event_id AS key, id`,
+      [
+        rows.map((r) => r.webhookId),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.type),
+        rows.map((r) => r.payload),
+        first.map((f) => outcome(f)?.status ?? 'pending'),
+        first.map((f) => (outcome(f) ? 1 : 0)),
+        first.map((f) => outcome(f)?.statusCode ?? null),
+        first.map((f) => outcome(f)?.error ?? null),
+        first.map((f) => (f === undefined ? 0 : 'inFlightMs' in f ? f.inFlightMs : f.outcome.delayMs)),
+      ],
+    );
+    return new Map(inserted.map((r) => [r.key, r.id]));
   }
 
   /**
