@@ -1,6 +1,7 @@
 import type autocannon from 'autocannon';
 import os from 'node:os';
 import { Pool } from 'pg';
+import { benchLeads } from './support/bench-leads';
 import { startChild } from './support/child';
 import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measured-load';
@@ -46,13 +47,7 @@ export async function leadBatchBench(): Promise<BenchSection> {
     await pool.query(`VACUUM ANALYZE`);
     const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
     const target: LoadTarget = { pid: app.pid, cluster, databaseUrl: db.url };
-    let seq = 0;
-    const phone = () => {
-      const n = seq++;
-      const k = n % 10 === 9 ? n - 5 : n;
-      return `+7916${String(1_000_000 + ((k * 7_919) % 8_999_999)).padStart(7, '0')}`;
-    };
-    const lead = () => ({ leadType: 'straight', phone: phone(), orderId: order.id, orderCode: order.code, name: 'Bench' });
+    const { lead } = benchLeads(order);
     const key = { 'x-api-key': app.ready.apiKey, 'content-type': 'application/json' };
     const post = (path: string, body: () => string, extra: Partial<autocannon.Options> = {}): autocannon.Options => ({
       url: `${app.ready.url}${path}`,

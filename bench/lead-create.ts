@@ -2,8 +2,10 @@ import type autocannon from 'autocannon';
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { Pool } from 'pg';
+import { benchLeads } from './support/bench-leads';
 import { startChild } from './support/child';
 import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
+import { getRandomIds, idRange } from './support/load';
 import { LoadTarget, MeasuredLoad, mdRow, measuredLoad, SECONDS } from './support/measured-load';
 import { ProfileSummary, summariseProfile } from './support/profile-summary';
 import { BenchSection, RESULTS_DIR } from './support/report';
@@ -28,6 +30,11 @@ interface Ready {
 
 type Rows = Record<string, MeasuredLoad>;
 
+/** The lead indexes the create's own statements use, besides those behind constraints (the primary key): the async job's key and the previous-lead lookup. */
+const CREATE_OWN_INDEXES = ['lead_order_job_idx', 'lead_order_phone_id_idx'];
+/** The statement triggers every lead insert fires: list counters and the event outbox. */
+const LEAD_INSERT_TRIGGERS = ['lead_count_ins', 'event_lead_ins'];
+
 export async function leadCreateBench(): Promise<BenchSection> {
   const cluster = await startBenchCluster();
   const db = await createBenchDatabase(cluster);
@@ -39,21 +46,14 @@ export async function leadCreateBench(): Promise<BenchSection> {
   const rows: Rows = {};
   let drain: { leads: number; failed: number; seconds: number; perSecond: number };
   const profiles: Record<string, ProfileSummary> = {};
+  const schema = { indexesDropped: [] as string[], indexesKept: 0 };
   try {
     await app.call('seed');
     const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
     const appTarget: LoadTarget = { pid: app.pid, cluster, databaseUrl: db.url };
     const bareTarget: LoadTarget = { pid: bare.pid, cluster, databaseUrl: db.url };
-    let seq = 0;
-    // Phones spread over the number space as real ones are (a permutation of 7-digit numbers: no
-    // hot right edge in the phone index); every tenth create repeats the phone of the create five
-    // before it: a duplicate to link.
-    const phone = () => {
-      const n = seq++;
-      const k = n % 10 === 9 ? n - 5 : n;
-      return `+7916${String(1_000_000 + ((k * 7_919) % 8_999_999)).padStart(7, '0')}`;
-    };
-    const body = () => JSON.stringify({ leadType: 'straight', phone: phone(), orderId: order.id, orderCode: order.code, name: 'Bench' });
+    const bodies = benchLeads(order);
+    const body = () => JSON.stringify(bodies.lead());
     const post = (base: string, p: string, headers: Record<string, string> = {}, idempotent = false): autocannon.Options => ({
       url: `${base}${p}`,
       requests: [
@@ -61,19 +61,9 @@ export async function leadCreateBench(): Promise<BenchSection> {
           method: 'POST',
           setupRequest: (req: autocannon.Request) => ({
             ...req,
-            headers: { 'content-type': 'application/json', ...headers, ...(idempotent ? { 'idempotency-key': `bench-${seq}` } : {}) },
+            headers: { 'content-type': 'application/json', ...headers, ...(idempotent ? { 'idempotency-key': `bench-${bodies.sent()}` } : {}) },
             body: body(),
           }),
-        },
-      ],
-    });
-    const idRange = async (table: string) => (await pool.query(`SELECT min(id) AS lo, max(id) AS hi FROM ${table}`)).rows[0] as { lo: number; hi: number };
-    const get = (base: string, prefix: string, ids: { lo: number; hi: number }, headers: Record<string, string> = {}): autocannon.Options => ({
-      url: base,
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }),
         },
       ],
     });
@@ -105,11 +95,11 @@ export async function leadCreateBench(): Promise<BenchSection> {
       perSecond: Math.round(made / seconds),
     };
 
-    const items = await idRange('bare_item');
-    const leads = await idRange('lead');
-    rows.bareSelect = await measuredLoad('bare: SELECT by id', get(bare.ready.url, '/item/', items), bareTarget);
-    rows.bareDetail = await measuredLoad("bare: the service's detail SQL", get(bare.ready.url, '/lead/', leads), bareTarget);
-    rows.detail = await measuredLoad('GET /v2/lead/detail/{id}/', get(app.ready.url, '/v2/lead/detail/', leads, key), appTarget);
+    const items = await idRange(pool, 'bare_item');
+    const leads = await idRange(pool, 'lead');
+    rows.bareSelect = await measuredLoad('bare: SELECT by id', getRandomIds(bare.ready.url, '/item/', items), bareTarget);
+    rows.bareDetail = await measuredLoad("bare: the service's detail SQL", getRandomIds(bare.ready.url, '/lead/', leads), bareTarget);
+    rows.detail = await measuredLoad('GET /v2/lead/detail/{id}/', getRandomIds(app.ready.url, '/v2/lead/detail/', leads, key), appTarget);
 
     // Profiles last: the profiler slows the process it samples.
     const dir = path.join(RESULTS_DIR, 'profiles');
@@ -117,13 +107,41 @@ export async function leadCreateBench(): Promise<BenchSection> {
     for (const [name, child, target, options] of [
       ['service-create', app, appTarget, post(app.ready.url, '/v2/lead/create/', key)],
       ['bare-create', bare, bareTarget, post(bare.ready.url, '/lead')],
-      ['service-detail', app, appTarget, get(app.ready.url, '/v2/lead/detail/', leads, key)],
+      ['service-detail', app, appTarget, getRandomIds(app.ready.url, '/v2/lead/detail/', leads, key)],
     ] as const) {
       await child.call('profile-start');
       await measuredLoad(`profile ${name}`, options, target);
       const file = await child.call<string>('profile-stop', path.join(dir, `${process.env.BENCH_LABEL ?? 'run'}-${name}.cpuprofile`));
       profiles[name] = await summariseProfile(file);
     }
+
+    // What the create pays for in PostgreSQL: the service's create SQL again on the bare server,
+    // after dropping every lead index its own statements do not use, then also without the
+    // statement triggers (counters behind the exact list totals; the outbox). Last, since both
+    // break what the service promises; the database is dropped after the run.
+    const dropped: { indexname: string }[] = (
+      await pool.query(
+        `SELECT i.relname AS indexname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+          WHERE x.indrelid = 'lead'::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
+            AND i.relname <> ALL($1::text[])`,
+        [CREATE_OWN_INDEXES],
+      )
+    ).rows;
+    for (const { indexname } of dropped) await pool.query(`DROP INDEX ${indexname}`);
+    schema.indexesDropped = dropped.map((d) => d.indexname);
+    schema.indexesKept = Number((await pool.query(`SELECT count(*) AS n FROM pg_index WHERE indrelid = 'lead'::regclass`)).rows[0].n);
+    await measuredLoad('warm-up', { ...post(bare.ready.url, '/lead'), duration: 3 }, bareTarget);
+    rows.bareCreateFewIndexes = await measuredLoad(
+      `bare: the service's create SQL, ${schema.indexesKept} lead indexes`,
+      post(bare.ready.url, '/lead'),
+      bareTarget,
+    );
+    for (const trigger of LEAD_INSERT_TRIGGERS) await pool.query(`ALTER TABLE lead DISABLE TRIGGER ${trigger}`);
+    rows.bareCreateNoTriggers = await measuredLoad(
+      `bare: the service's create SQL, ${schema.indexesKept} lead indexes, no insert triggers`,
+      post(bare.ready.url, '/lead'),
+      bareTarget,
+    );
   } finally {
     await app.stop();
     await bare.stop();
@@ -132,10 +150,15 @@ export async function leadCreateBench(): Promise<BenchSection> {
     await cluster.stop();
   }
   machine.loadEnd = os.loadavg()[0];
-  return { bench: 'lead-create', machine, markdown: markdown(rows, drain, profiles), data: { rows, drain, profiles } };
+  return { bench: 'lead-create', machine, markdown: markdown(rows, drain, profiles, schema), data: { rows, drain, profiles, schema } };
 }
 
-function markdown(r: Rows, drain: { leads: number; failed: number; seconds: number; perSecond: number }, profiles: Record<string, ProfileSummary>): string {
+function markdown(
+  r: Rows,
+  drain: { leads: number; failed: number; seconds: number; perSecond: number },
+  profiles: Record<string, ProfileSummary>,
+  schema: { indexesDropped: string[]; indexesKept: number },
+): string {
   const ratio = (a: MeasuredLoad | undefined, b: MeasuredLoad | undefined) => (a && b ? `${(a.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x` : '');
   const lines = [
     `50 connections, ${SECONDS} s per load. CPU ms per request: the server process (all threads) and the whole PostgreSQL cluster.`,
@@ -166,6 +189,19 @@ function markdown(r: Rows, drain: { leads: number; failed: number; seconds: numb
   line(r.bareSelect);
   line(r.bareDetail, r.bareSelect);
   line(r.detail, r.bareSelect, r.bareDetail);
+  if (r.bareCreateFewIndexes) {
+    lines.push(
+      '',
+      "What the create pays for in PostgreSQL: the service's create SQL on the bare server, full schema, then without the lead indexes its " +
+        `own statements do not use (${schema.indexesDropped.join(', ')}), then also without the insert triggers (${LEAD_INSERT_TRIGGERS.join(', ')}). ` +
+        'Measured last; neither variant keeps what the service promises (lists, exact totals, events).',
+      '',
+      mdRow(['Schema', 'req/s', 'p50 ms', 'server CPU ms', 'PostgreSQL CPU ms', 'vs bare single-row']),
+      mdRow(['---', '---:', '---:', '---:', '---:', '---:']),
+    );
+    for (const x of [r.bareCreate, r.bareCreateFewIndexes, r.bareCreateNoTriggers])
+      if (x) lines.push(mdRow([x.name, x.requestsPerSecond, x.p50Ms, x.serverCpuMs ?? '', x.postgresCpuMs ?? '', ratio(x, r.bareInsert)]));
+  }
   lines.push(
     '',
     `Async: ${drain.leads} leads created by the workers (${drain.failed} failed), accepted and drained in ${drain.seconds.toFixed(1)} s: ` +

@@ -1,9 +1,11 @@
 import type autocannon from 'autocannon';
 import os from 'node:os';
 import { Pool } from 'pg';
+import { benchLeads } from './support/bench-leads';
 import { startChild } from './support/child';
 import { BenchCluster, createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { clusterCpuMs, processCpuMs } from './support/proc-cpu';
+import { getRandomIds, idRange } from './support/load';
 import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measured-load';
 import { BenchSection } from './support/report';
 
@@ -55,31 +57,15 @@ export async function requestCostBench(): Promise<BenchSection> {
     const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
     const appTarget: LoadTarget = { pid: app.pid, cluster, databaseUrl: db.url };
     const bareTarget: LoadTarget = { pid: bare.pid, cluster, databaseUrl: db.url };
-    let seq = 0;
-    // As lead-create: phones spread over the number space, one create in ten a duplicate to link.
-    const phone = () => {
-      const n = seq++;
-      const k = n % 10 === 9 ? n - 5 : n;
-      return `+7916${String(1_000_000 + ((k * 7_919) % 8_999_999)).padStart(7, '0')}`;
-    };
-    const body = () => JSON.stringify({ leadType: 'straight', phone: phone(), orderId: order.id, orderCode: order.code, name: 'Bench' });
+    const { lead } = benchLeads(order);
+    const body = () => JSON.stringify(lead());
     const post = (base: string, p: string, headers: Record<string, string> = {}): autocannon.Options => ({
       url: `${base}${p}`,
       requests: [
         { method: 'POST', setupRequest: (req: autocannon.Request) => ({ ...req, headers: { 'content-type': 'application/json', ...headers }, body: body() }) },
       ],
     });
-    const get = (base: string, prefix: string, ids: { lo: number; hi: number }, headers: Record<string, string> = {}): autocannon.Options => ({
-      url: base,
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }),
-        },
-      ],
-    });
     const key = { 'x-api-key': app.ready.apiKey! };
-    const idRange = async (table: string) => (await pool.query(`SELECT min(id) AS lo, max(id) AS hi FROM ${table}`)).rows[0] as { lo: number; hi: number };
 
     const creates: [string, autocannon.Options, LoadTarget][] = [
       ['bare: single-row INSERT', post(bare.ready.url, '/insert'), bareTarget],
@@ -88,12 +74,12 @@ export async function requestCostBench(): Promise<BenchSection> {
       ['POST /v2/lead/create-async/ (accept only)', post(app.ready.url, '/v2/lead/create-async/', key), appTarget],
     ];
     for (const [, options, target] of creates) await measuredLoad('warm-up', { ...options, duration: 2, connections: CONNECTIONS }, target);
-    const items = await idRange('bare_item');
-    const leads = await idRange('lead');
+    const items = await idRange(pool, 'bare_item');
+    const leads = await idRange(pool, 'lead');
     const reads: [string, autocannon.Options, LoadTarget][] = [
-      ['bare: SELECT by id', get(bare.ready.url, '/item/', items), bareTarget],
-      ["bare: the service's detail SQL", get(bare.ready.url, '/lead/', leads), bareTarget],
-      ['GET /v2/lead/detail/{id}/', get(app.ready.url, '/v2/lead/detail/', leads, key), appTarget],
+      ['bare: SELECT by id', getRandomIds(bare.ready.url, '/item/', items), bareTarget],
+      ["bare: the service's detail SQL", getRandomIds(bare.ready.url, '/lead/', leads), bareTarget],
+      ['GET /v2/lead/detail/{id}/', getRandomIds(app.ready.url, '/v2/lead/detail/', leads, key), appTarget],
     ];
     for (const [, options, target] of reads) await measuredLoad('warm-up', { ...options, duration: 2, connections: CONNECTIONS }, target);
 

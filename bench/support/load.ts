@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import type { Pool } from 'pg';
 
 export interface LoadResult {
   name: string;
@@ -29,4 +30,27 @@ export function table(rows: LoadResult[], baseline: LoadResult): string {
       `${(r.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}x baseline${r.errors + r.non2xx ? `  (errors ${r.errors}, non-2xx ${r.non2xx})` : ''}`,
   );
   return lines.join('\n');
+}
+
+/** A table's id range, for loads that pick ids at random. */
+export interface IdRange {
+  lo: number;
+  hi: number;
+}
+
+export async function idRange(pool: Pool, table: string): Promise<IdRange> {
+  return (await pool.query(`SELECT min(id) AS lo, max(id) AS hi FROM ${table}`)).rows[0] as IdRange;
+}
+
+/** GET `{base}{prefix}{id}/`, each request a random id of `ids`. */
+export function getRandomIds(base: string, prefix: string, ids: IdRange, headers: Record<string, string> = {}): autocannon.Options {
+  return {
+    url: base,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }),
+      },
+    ],
+  };
 }

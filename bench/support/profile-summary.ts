@@ -6,13 +6,13 @@ interface CallFrame {
   lineNumber: number;
 }
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: CallFrame;
   children?: number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   startTime: number;
   endTime: number;
@@ -73,8 +73,22 @@ const LAYERS: [string, (f: CallFrame) => boolean][] = [
   ['garbage collector', (f) => f.functionName === '(garbage collector)'],
 ];
 
+/** A `.cpuprofile` file as V8's profiler writes it. */
+export async function readProfile(file: string): Promise<CpuProfile> {
+  return JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+}
+
+/** Each sample in which the JavaScript thread was not idle: its leaf node and the microseconds it stands for. */
+export function forEachBusySample(p: CpuProfile, visit: (node: ProfileNode, us: number) => void): void {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  p.samples.forEach((id, i) => {
+    const node = byId.get(id)!;
+    if (node.callFrame.functionName !== '(idle)') visit(node, p.timeDeltas[i + 1] ?? 0);
+  });
+}
+
 export async function summariseProfile(file: string): Promise<ProfileSummary> {
-  const p = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
+  const p = await readProfile(file);
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   // Layers on each node's stack, from the root down.
   const onStack = new Map<number, Set<number>>();
@@ -91,13 +105,10 @@ export async function summariseProfile(file: string): Promise<ProfileSummary> {
   const selfUs = new Map<string, number>();
   let busyUs = 0;
   let samples = 0;
-  p.samples.forEach((id, i) => {
-    const us = p.timeDeltas[i + 1] ?? 0;
-    const node = byId.get(id)!;
-    if (node.callFrame.functionName === '(idle)') return;
+  forEachBusySample(p, (node, us) => {
     busyUs += us;
     samples++;
-    for (const l of onStack.get(id)!) layerUs[l] += us;
+    for (const l of onStack.get(node.id)!) layerUs[l] += us;
     const owner = frameOwner(node.callFrame);
     selfUs.set(owner, (selfUs.get(owner) ?? 0) + us);
   });
