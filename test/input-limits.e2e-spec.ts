@@ -20,7 +20,10 @@ import { createTestApp, TestApp } from './support/test-app';
  * - stallMs: the longest event-loop delay seen (monitorEventLoopDelay) while it ran. Wall time,
  *   so other processes on a loaded machine inflate it: asserted < 50 ms times the machine's load
  *   per core (at least 1), and reported as measured.
- * INPUT_LIMITS_REPORT=<file> appends every figure to that file.
+ * Each request is sent PROBE_TRIES times and the least of each measure is kept: what else shares
+ * the machine only adds to a try, so the least is the request's own cost (as the benches keep the
+ * least disturbed round). Every try answers the same; the first try's answer is returned.
+ * INPUT_LIMITS_REPORT=<file> appends every try's figures to that file.
  */
 const BUDGET_MS = 50;
 const KiB = 1024;
@@ -33,7 +36,10 @@ interface Probe {
   wallMs: number;
 }
 
-async function probe(label: string, send: () => request.Test): Promise<Probe> {
+const PROBE_TRIES = 3;
+
+/** One try: the request's answer and its CPU, stall and wall time. */
+async function measure(send: () => request.Test): Promise<Probe> {
   collectGarbage();
   const delay = monitorEventLoopDelay({ resolution: 1 });
   const cpuBefore = process.threadCpuUsage();
@@ -42,21 +48,31 @@ async function probe(label: string, send: () => request.Test): Promise<Probe> {
   const res = await send();
   delay.disable();
   const cpuMs = cpuMsSince(cpuBefore);
-  const p: Probe = {
+  return {
     status: res.status,
     body: res.body,
     cpuMs,
     stallMs: delay.count > 0 ? delay.max / 1e6 : 0,
     wallMs: performance.now() - started,
   };
-  if (process.env.INPUT_LIMITS_REPORT) {
-    const fig = (n: number) => n.toFixed(1).padStart(7);
-    appendFileSync(
-      process.env.INPUT_LIMITS_REPORT,
-      `${label.padEnd(58)} ${String(p.status)} stall ${fig(p.stallMs)} ms  cpu ${fig(p.cpuMs)} ms  wall ${fig(p.wallMs)} ms  load ${loadavg()[0].toFixed(1)}\n`,
-    );
+}
+
+async function probe(label: string, send: () => request.Test): Promise<Probe> {
+  const tries: Probe[] = [];
+  for (let i = 0; i < PROBE_TRIES; i++) {
+    const p = await measure(send);
+    tries.push(p);
+    if (process.env.INPUT_LIMITS_REPORT) {
+      const fig = (n: number) => n.toFixed(1).padStart(7);
+      appendFileSync(
+        process.env.INPUT_LIMITS_REPORT,
+        `${label.padEnd(58)} ${String(p.status)} stall ${fig(p.stallMs)} ms  cpu ${fig(p.cpuMs)} ms  wall ${fig(p.wallMs)} ms  load ${loadavg()[0].toFixed(1)}\n`,
+      );
+    }
   }
-  return p;
+  const least = (pick: (p: Probe) => number) => Math.min(...tries.map(pick));
+  for (const p of tries.slice(1)) expect(p.status).toBe(tries[0].status);
+  return { ...tries[0], cpuMs: least((p) => p.cpuMs), stallMs: least((p) => p.stallMs), wallMs: least((p) => p.wallMs) };
 }
 
 /** The wall-clock budget: 50 ms on an idle machine, scaled by the load per core when others share it. */
