@@ -108,7 +108,9 @@ export function settledResults<T>(jobs: Job<T>[], outcomes: JobOutcome[]): { res
   const results = jobs.map((job, i): JobResult => {
     const outcome: JobOutcome = outcomes[i] ?? { ok: false, error: new Error('no outcome returned by the batch handler') };
     if (outcome.ok) return { id: job.id, status: 'completed', output: outcome.output };
-    failures.set(outcome.error, [...(failures.get(outcome.error) ?? []), job]);
+    const failed = failures.get(outcome.error);
+    if (failed) failed.push(job);
+    else failures.set(outcome.error, [job]);
     return { id: job.id, status: 'failed', output: { error: errorKind(outcome.error) } };
   });
   return { results, failures };
