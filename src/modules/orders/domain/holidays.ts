@@ -113,6 +113,9 @@ export function parseHolidayDate(input: string): string | null {
   return null;
 }
 
+/** A holiday as stored: `yyyy-mm-dd`. */
+const STORE_FORM = /^(\d{4})-(\d{2})-(\d{2})$/;
+
 /** Store form `yyyy-mm-dd` to the response form `dd.mm.yyyy`. Throws on a malformed date. */
 export function formatHoliday(isoDate: string): string {
   // The digits are moved, not re-rendered: an order shows up to 366 of these in every response
@@ -121,8 +124,6 @@ export function formatHoliday(isoDate: string): string {
   if (!m || !DateTime.utc(Number(m[1]), Number(m[2]), Number(m[3])).isValid) throw new RangeError(`not a yyyy-mm-dd date: ${isoDate}`);
   return `${m[3]}.${m[2]}.${m[1]}`;
 }
-
-const STORE_FORM = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export type HolidayListValidation = { ok: true; value: string[] } | { ok: false; message: string };
 
