@@ -18,25 +18,27 @@ export function compactionQuery(spec: CounterSpec): string {
   const groupKey = spec.dimensions.map((_, i) => i + 1).join(', ');
   const groupKeyAndBucket = `${groupKey}, ${spec.dimensions.length + 1}`;
   // Id bounds of a counter row after folding: widened, or cleared once the bucket is empty.
-  const widen = (t: string) =>
-    `min_id = CASE WHEN ${t}.n + EXCLUDED.n = 0 THEN NULL ELSE least(${t}.min_id, EXCLUDED.min_id) END,
-   max_id = CASE WHEN ${t}.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(${t}.max_id, EXCLUDED.max_id) END`;
+  const widen = (t: string) => `min_id = CASE WHEN ${t}.n + EXCLUDED.n = 0 THEN NULL ELSE least(${t}.min_id, EXCLUDED.min_id) END,
+             max_id = CASE WHEN ${t}.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(${t}.max_id, EXCLUDED.max_id) END`;
   return `WITH moved AS (
            DELETE FROM ${name}_delta WHERE id <= (SELECT max(id) FROM (SELECT id FROM ${name}_delta ORDER BY id LIMIT $1) batch)
            RETURNING ${dims}, hour, n, min_id, max_id
          ), hours AS (
            INSERT INTO ${name}_hour AS c (${dims}, hour, n, min_id, max_id)
            SELECT ${dims}, hour, sum(n), min(min_id), max(max_id) FROM moved GROUP BY ${groupKeyAndBucket}
-           ON CONFLICT (${dims}, hour) DO UPDATE SET n = c.n + EXCLUDED.n, ${widen('c')}
+           ON CONFLICT (${dims}, hour) DO UPDATE SET n = c.n + EXCLUDED.n,
+             ${widen('c')}
          ), days AS (
            INSERT INTO ${name}_day AS c (${dims}, day, n, min_id, max_id)
            SELECT ${dims}, date_trunc('day', hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', sum(n), min(min_id), max(max_id)
            FROM moved GROUP BY ${groupKeyAndBucket}
-           ON CONFLICT (${dims}, day) DO UPDATE SET n = c.n + EXCLUDED.n, ${widen('c')}
+           ON CONFLICT (${dims}, day) DO UPDATE SET n = c.n + EXCLUDED.n,
+             ${widen('c')}
          ), totals AS (
            INSERT INTO ${name}_total AS c (${dims}, n, min_id, max_id)
            SELECT ${dims}, sum(n), min(min_id), max(max_id) FROM moved GROUP BY ${groupKey}
-           ON CONFLICT (${dims}) DO UPDATE SET n = c.n + EXCLUDED.n, ${widen('c')}
+           ON CONFLICT (${dims}) DO UPDATE SET n = c.n + EXCLUDED.n,
+             ${widen('c')}
          )
          SELECT count(*)::int AS moved FROM moved`;
 }
