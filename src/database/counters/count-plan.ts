@@ -1,16 +1,7 @@
 /**
- * How the exact `total` of a list is assembled from counters (see counter-set.ts).
- *
- * Counters hold the number of rows per key (e.g. order and status) for each UTC hour and each UTC
- * day of the rows' creation time, and for all time. For a createdAt range [from, to] (both
- * inclusive, either open):
- * - the whole days inside the range come from day counters,
- * - the whole hours inside the range but outside those days (at most 23 at each end) from hour
- *   counters,
- * - the rows of the at most two boundary hours that the range cuts are counted exactly from the
- *   counted table (an indexed range of under two hours).
- * So the work is bounded by the number of days in the range, not by the number of rows. Without
- * a range the all-time counters answer alone.
+ * How the exact `total` of a time range [from, to] (inclusive, either open) is assembled: whole days
+ * from day counters, other whole hours from hour counters, the at most two hours the range cuts
+ * counted exactly from the table. The work follows the days in the range, not the rows.
  */
 
 export const MS_PER_HOUR = 3_600_000;

@@ -36,30 +36,23 @@ export interface PageKey {
 export const MAX_KEY_COMBINATIONS = 64;
 
 /**
- * The ids of one page of `table`, ordered by id, as a subquery: rows matching `keys` (each key =
- * one of its values), `conditions` (on alias `t`) and the id bounds.
- *
- * With keys, each combination of key values is read by its own branch, `key = value` for each
- * key, at most `offset + limit` rows in id order, and the branches are merged by id. An index
- * leading with the keys and ending with the id gives a branch its rows in order, so it reads
- * about one page however its rows are spread over the table. `key = ANY(array)` would not do:
- * that index's order is (key, id), not id, so the planner either sorts every matching row or
- * walks the primary key from the lower bound, and when an order's leads lie at both ends of a
- * huge id range (a campaign paused and resumed) that walk reads the whole table (issue 9: 282 ms
- * per page at 1M leads). Values are bound per branch, not joined from an array (LATERAL): with
- * the value unknown, the planner costs an average key and chose the primary-key walk for a small
- * order (12k rows filtered for a page). The keys are tried in the order given; when their
- * combinations exceed MAX_KEY_COMBINATIONS, the last keys become `= ANY` conditions.
+ * The ids of one page of `table` in id order, as a subquery: rows matching `keys` (each key = one of
+ * its values), `conditions` (on alias `t`) and the id bounds. One branch per combination of key
+ * values, each at most `offset + limit` rows in id order, merged by id.
  */
 export function pageIdsQuery(p: SqlParams, q: { table: string; keys: PageKey[]; conditions: string[]; ids?: IdBounds; offset: number; limit: number }): string {
   const keys = q.keys.filter((k) => k.values.length > 0).map((k) => ({ ...k, values: [...new Set(k.values)] }));
   const conditions = [...q.conditions, ...idBoundConditions(p, q.ids, 't.id')];
+  // Past MAX_KEY_COMBINATIONS the last keys become `= ANY` conditions.
   while (keys.length && keys.reduce((n, k) => n * k.values.length, 1) > MAX_KEY_COMBINATIONS) {
     const k = keys.pop()!;
     conditions.push(`t.${k.column} = ANY(${p.add(k.values)}::int[])`);
   }
   const where = (conds: string[]) => (conds.length ? `WHERE ${conds.join(' AND ')}` : '');
   if (!keys.length) return `SELECT t.id FROM ${q.table} t ${where(conditions)} ORDER BY t.id LIMIT ${p.add(q.limit)} OFFSET ${p.add(q.offset)}`;
+  // An index (keys..., id) gives each branch its rows in id order: about a page read however they are
+  // spread. `key = ANY(array)` has no such order (the planner sorts every match or walks the whole
+  // primary key); values are bound per branch, not joined (LATERAL), so each is planned for its key.
   let combos: number[][] = [[]];
   for (const k of keys) combos = combos.flatMap((c) => k.values.map((v) => [...c, v]));
   const perBranch = p.add(q.offset + q.limit);

@@ -7,10 +7,9 @@ import { CounterSet } from './counter-set';
 export const COMPACT_BATCH = 50_000;
 
 /**
- * Background upkeep of counter sets: folds their deltas into the hourly, daily and all-time
- * counters every `intervalMs` on every instance (an advisory lock per set lets one instance at a
- * time work; an idle run costs one short query per set). Totals are exact whether or not
- * compaction has run; it only keeps them cheap. A module extends this with its own sets.
+ * Folds the deltas of counter sets into their counters every `intervalMs` on every instance (a lock
+ * per set lets one work at a time; an idle run is one short query per set). Totals are exact either
+ * way: compaction keeps them cheap. A module extends this with its own sets.
  */
 export abstract class CounterCompactor implements OnModuleInit, OnModuleDestroy {
   intervalMs = 1000;

@@ -8,15 +8,9 @@ const BUCKETS = ['hour', 'day', null] as const;
 type Bucket = (typeof BUCKETS)[number];
 
 /**
- * The entities of a counter set's tables, made from its spec as `schema()` and `rollupSchema()`
- * make the tables (counter-set.ts): `<name>_delta`, `<name>_hour`, `<name>_day` and `<name>_total`,
- * and with a `rollup` dimension `<name>_rollup_hour`, `_day` and `_total`. Same columns, types,
- * primary keys (in the DDL's column order) and indexes; the triggers and their functions stay in
- * the migrations (TypeORM does not model them). The day tables' primary keys carry
- * `INCLUDE (n, min_id, max_id)` (migration 1763864300000, rollupSchema): TypeORM cannot state
- * INCLUDE and compares primary keys by their columns only, so its generator sees no difference.
- * Nothing reads these tables through the entities (counter-set.ts queries them): they are the
- * schema in code, for the migration generator and the schema-drift test.
+ * The entities of a set's tables as `schema()` and `rollupSchema()` make them (columns, keys in DDL
+ * order, indexes), for the migration generator and the schema-drift test; nothing reads through them.
+ * Triggers stay in migrations; the day keys' INCLUDE is unstated (TypeORM compares key columns only).
  */
 export function counterEntities(set: CounterSet): CounterEntity[] {
   const { name, dimensions, rollup } = set.spec;
