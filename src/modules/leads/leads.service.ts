@@ -368,22 +368,31 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
   }
 
   /**
-   * Locks the lead for an update. A phone change moves the lead between duplicate chains: both
-   * phones' locks are taken first, in a fixed order, as creates of those phones do, then the row;
-   * the lead then leaves its chain (its neighbours are joined), so no lead is ever left pointing
-   * at one that moved away.
+   * Locks the lead for an update; a phone change also takes the lead out of its duplicate chain
+   * (its neighbours are joined), under the locks lockPhoneMove takes before the row's.
    */
   private async lockForChange(m: EntityManager, id: number, newPhone: string | undefined): Promise<LeadForUpdate> {
-    const before = newPhone !== undefined ? await this.repo.findPhone(m, id) : null;
-    const phoneChanges = before !== null && before.phone !== newPhone;
-    if (phoneChanges) for (const p of [before.phone, newPhone!].sort()) await this.repo.lockPhone(m, before.orderId, p);
+    const move = newPhone !== undefined ? await this.lockPhoneMove(m, id, newPhone) : null;
     const current = await this.repo.lockForUpdate(m, id);
     if (!current) throw DomainError.notFound('Lead', id);
-    if (phoneChanges && current.phone !== before.phone) {
-      throw DomainError.conflict(LEAD_ERRORS.CHANGED, `Lead ${id} changed meanwhile, retry the update`);
+    if (move) {
+      if (current.phone !== move.from) throw new Error(`lead ${id}: its phone changed under its phone-change lock`);
+      await this.repo.detachFromChain(m, id, current.previousLeadId, current.nextLeadId);
     }
-    if (phoneChanges) await this.repo.detachFromChain(m, id, current.previousLeadId, current.nextLeadId);
     return current;
+  }
+
+  /**
+   * For an update sending `to`: the lead's phone-change lock (its phone stays as read, so concurrent
+   * changes apply one after another), then, if the phone moves, both phones' locks in a fixed order,
+   * as creates of those phones take them. Null when the phone stays or there is no such lead.
+   */
+  private async lockPhoneMove(m: EntityManager, id: number, to: string): Promise<{ from: string } | null> {
+    await this.repo.lockPhoneChange(m, id);
+    const before = await this.repo.findPhone(m, id);
+    if (before === null || before.phone === to) return null;
+    for (const p of [before.phone, to].sort()) await this.repo.lockPhone(m, before.orderId, p);
+    return { from: before.phone };
   }
 
   /** 409 when the order already has its limit of qualified leads today (the order's day in its default zone or offset). */

@@ -126,7 +126,7 @@ export class LeadsV2Controller {
     summary: 'Change the fields sent (customValues, when sent, replaces the whole map, as for orders); data is []',
     description:
       'Refuses invalid fields with 400 naming each (a status id that does not exist, custom values that do not fit their field); ' +
-      '404 when the lead does not exist; 409 when the lead changed meanwhile or a qualified status would pass the order qualifiedLeadsPerDayLimit.',
+      '404 when the lead does not exist; 409 when a qualified status would pass the order qualifiedLeadsPerDayLimit.',
   })
   @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
