@@ -9,7 +9,7 @@ import { UsersService } from '../users/users.service';
 import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
 import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
 import { StatusCataloguesService } from '../leads/status-catalogues.service';
-import { LeadsService } from '../leads/leads.service';
+import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { planningZone } from '../orders/domain/time-zone';
 import type { CallFilter, CallRow } from './domain/call';
@@ -48,7 +48,7 @@ export class CallsService {
     private readonly attemptGroups: CallAttemptGroupsService,
     private readonly statuses: StatusCataloguesService,
     private readonly read: ReadDatabase,
-    private readonly leads: LeadsService,
+    private readonly leads: LeadCallAttemptsService,
   ) {}
 
   async getCall(id: number): Promise<CallRow> {

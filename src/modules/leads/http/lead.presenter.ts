@@ -4,7 +4,7 @@ import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.
 import type { Lead } from '../domain/lead';
 import { currentUtcOffset } from '../../orders/domain/time-zone';
 import type { CallStatus, LeadStatus } from '../domain/lead-status';
-import type { AsyncJobView } from '../leads.service';
+import type { AsyncJobView } from '../lead-create-jobs.service';
 
 const ISO = '2026-03-04T05:06:07+00:00';
 
