@@ -22,7 +22,7 @@ import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repositor
 import { StatusCataloguesRepository } from './persistence/status-catalogues.repository';
 import { LeadsRepository } from './persistence/leads.repository';
 
-/** Leads (v1 and v2), asynchronous creation (queue `lead.create`), status catalogues, list counters. */
+/** Leads (v1 and v2), asynchronous creation (queue `lead.create`), the lead status catalogue, list counters. */
 @Module({
   imports: [OrdersModule, CustomFieldsModule],
   controllers: [LeadsV2Controller, LeadsV1Controller, StatusCataloguesV2Controller],
@@ -45,6 +45,6 @@ import { LeadsRepository } from './persistence/leads.repository';
     LeadStatsService,
     LeadPlanningCountersCompactor,
   ],
-  exports: [LeadCallAttemptsService, StatusCataloguesService, LeadStatsService],
+  exports: [LeadCallAttemptsService, LeadStatsService],
 })
 export class LeadsModule {}
