@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { PgBoss } from 'pg-boss';
 import request from 'supertest';
-import { LEAD_CREATE_QUEUE, LEAD_CREATE_RETRY_LIMIT, LeadsService } from '../src/modules/leads/leads.service';
+import { LEAD_CREATE_QUEUE, LEAD_CREATE_RETRY_LIMIT, LeadCreateJobsService } from '../src/modules/leads/lead-create-jobs.service';
 import { LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
 import { createLeadOrder, leadBody, TestOrder } from './factories/leads';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
@@ -88,7 +88,7 @@ describe('job recovery: no accepted job stays queued', () => {
     await t.ds.query(`DELETE FROM pgboss.job WHERE name = $1 AND id = $2`, [LEAD_CREATE_QUEUE, gone]);
     await t.ds.query(`UPDATE pgboss.job SET state = 'failed', completed_on = now() WHERE name = $1 AND id = $2`, [LEAD_CREATE_QUEUE, failed]);
 
-    expect(await t.app.get(LeadsService).settleLostJobs()).toBe(2);
+    expect(await t.app.get(LeadCreateJobsService).settleLostJobs()).toBe(2);
     for (const jobId of [gone, failed]) {
       expect(await jobState(jobId)).toMatchObject({
         status: 'failed',
@@ -97,9 +97,9 @@ describe('job recovery: no accepted job stays queued', () => {
       });
     }
     expect(await jobState(waiting)).toMatchObject({ status: 'queued' });
-    expect(await t.app.get(LeadsService).settleLostJobs()).toBe(0);
+    expect(await t.app.get(LeadCreateJobsService).settleLostJobs()).toBe(0);
     await t.ds.query(`DELETE FROM pgboss.job WHERE name = $1 AND id = $2`, [LEAD_CREATE_QUEUE, waiting]);
-    await t.app.get(LeadsService).settleLostJobs();
+    await t.app.get(LeadCreateJobsService).settleLostJobs();
   });
 
   it('logs pg-boss losing its connections once when it starts and once when it recovers, not once per error', async () => {
@@ -132,7 +132,7 @@ describe('job recovery: no accepted job stays queued', () => {
     const insert = jest.spyOn(t.app.get(LeadsRepository), 'insertLinkedForJob').mockRejectedValueOnce(new Error(`Failing row contains (${phone}, Anna)`));
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     try {
-      await t.app.get(LeadsService).processCreateJob(jobId, LEAD_CREATE_RETRY_LIMIT);
+      await t.app.get(LeadCreateJobsService).processCreateJob(jobId, LEAD_CREATE_RETRY_LIMIT);
       const lines = logged.mock.calls.map((c) => String(c[0]));
       expect(lines).toEqual([`lead job ${jobId} failed after ${LEAD_CREATE_RETRY_LIMIT + 1} attempts: Error`]);
       expect(await jobState(jobId)).toMatchObject({ status: 'failed' });

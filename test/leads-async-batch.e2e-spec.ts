@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { LeadsService } from '../src/modules/leads/leads.service';
+import { LeadCreateJobsService } from '../src/modules/leads/lead-create-jobs.service';
 import { LeadBulkRepository } from '../src/modules/leads/persistence/lead-bulk.repository';
 import { createLead, createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
@@ -21,7 +21,7 @@ interface LeadRow {
 }
 
 /**
- * The workers' set-based drain (LeadsService.processCreateJobs): a fetch of accepted creates is
+ * The workers' set-based drain (LeadCreateJobsService.processCreateJobs): a fetch of accepted creates is
  * validated job by job and created in one transaction, linked exactly as if the jobs had been
  * created one by one in the order they were accepted. The app is API-only (jobs stay queued until
  * a test drains them: by calling the handler, or with a sibling instance that has a worker).
@@ -29,7 +29,7 @@ interface LeadRow {
 describe('asynchronous lead creation: batches of jobs', () => {
   let t: TestApp;
   let other: TestOrder;
-  let service: LeadsService;
+  let service: LeadCreateJobsService;
 
   /** Accepts one create-async request and returns its job id (one at a time: acceptance order is call order). */
   const accept = async (body: object): Promise<string> =>
@@ -69,7 +69,7 @@ describe('asynchronous lead creation: batches of jobs', () => {
   beforeAll(async () => {
     t = await createTestApp({ WORKERS: '0', ORDER_SETTINGS_CACHE_TTL_MS: '0' });
     other = await createLeadOrder(t);
-    service = t.app.get(LeadsService);
+    service = t.app.get(LeadCreateJobsService);
   });
   afterAll(async () => {
     await t.close();

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
-import { LEAD_CREATE_RETRY_LIMIT, LeadsService } from '../src/modules/leads/leads.service';
+import { LEAD_CREATE_RETRY_LIMIT, LeadCreateJobsService } from '../src/modules/leads/lead-create-jobs.service';
 import { LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
 import { createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
 import { createTestApp, TestApp } from './support/test-app';
@@ -92,7 +92,7 @@ describe('asynchronous lead creation', () => {
     const jobId = res.headers['x-job-id'];
     const job = await waitForJob(t, jobId);
     expect(job.status).toBe('done');
-    const service = t.app.get(LeadsService);
+    const service = t.app.get(LeadCreateJobsService);
 
     // Delivered again after it finished: nothing to do.
     await service.processCreateJob(jobId, 1);
@@ -127,7 +127,7 @@ describe('asynchronous lead creation', () => {
       const logged: string[] = [];
       const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation((m: unknown) => void logged.push(String(m)));
       try {
-        await t.app.get(LeadsService).processCreateJob(last, LEAD_CREATE_RETRY_LIMIT);
+        await t.app.get(LeadCreateJobsService).processCreateJob(last, LEAD_CREATE_RETRY_LIMIT);
       } finally {
         errors.mockRestore();
       }
@@ -196,7 +196,7 @@ describe('asynchronous lead creation on an API-only instance (WORKERS=0)', () =>
     expect(health.status).toBe(503);
     expect(queue).toEqual({ queue_name: 'lead.create', success: false, data: { current_consumers_count: 0, needle_consumers_count: 1, backlog: 1 } });
     // A worker (here: the handler itself) picks it up later.
-    await t.app.get(LeadsService).processCreateJob(jobId);
+    await t.app.get(LeadCreateJobsService).processCreateJob(jobId);
     const done = await request(t.http).get(`/v2/lead/create-async/${jobId}/`).set('X-Api-Key', t.apiKey).expect(200);
     expect(done.body.data).toMatchObject({ status: 'done', leadId: expect.any(Number) });
   });

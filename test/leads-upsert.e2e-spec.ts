@@ -108,6 +108,39 @@ describe('POST /v2/lead/upsert/', () => {
     expect(await count('order_id = $1', [o.id])).toBe(1);
   });
 
+  it('20 concurrent upserts of one key with different phones all succeed, beside creates of those phones; duplicate chains stay consistent', async () => {
+    const o = await createLeadOrder(t);
+    const phones = Array.from({ length: 20 }, () => testPhone());
+    // Earlier leads of some of the phones: the upserted lead joins and leaves their duplicate chains.
+    for (const phone of phones.slice(0, 5)) await createLead(t, o, { phone });
+    const upserts = phones.map((phone, i) => upsert({ ...leadBody(o, { phone, externalIdCrmB: 'race-phones', name: `n${i}` }), matchBy: 'externalIdCrmB' }));
+    // Creates of the same phones at the same time take the (order, phone) locks a phone change takes.
+    const creates = phones.slice(0, 10).map((phone) => request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).send(leadBody(o, { phone })));
+    const results = await Promise.all([...upserts, ...creates]);
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
+    const upserted = results.slice(0, 20).map((r) => r.body.data as { id: number; created: boolean });
+    expect(new Set(upserted.map((r) => r.id)).size).toBe(1);
+    expect(upserted.filter((r) => r.created)).toHaveLength(1);
+
+    const keyed: { id: number; phone: string }[] = await t.ds.query(`SELECT id, phone FROM lead WHERE order_id = $1 AND external_id_crm_b = 'race-phones'`, [
+      o.id,
+    ]);
+    expect(keyed).toEqual([{ id: upserted[0].id, phone: expect.any(String) }]);
+    expect(phones).toContain(keyed[0].phone);
+    type Links = { id: number; phone: string; prev: number | null; next: number | null; secondary: boolean };
+    const rows: Links[] = await t.ds.query(
+      `SELECT id, phone, previous_lead_id AS prev, next_lead_id AS next, is_secondary AS secondary FROM lead WHERE order_id = $1`,
+      [o.id],
+    );
+    expect(rows).toHaveLength(5 + 20 / 2 + 1);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const r of rows) {
+      expect(r.secondary).toBe(r.prev !== null);
+      if (r.prev !== null) expect(byId.get(r.prev)).toMatchObject({ next: r.id, phone: r.phone });
+      if (r.next !== null) expect(byId.get(r.next)).toMatchObject({ prev: r.id, phone: r.phone });
+    }
+  });
+
   it.each([
     ['matchBy missing', (o: TestOrder) => ({ ...leadBody(o, { externalIdCrmA: 'x' }) }), 'matchBy'],
     ['matchBy not a key', (o: TestOrder) => ({ ...leadBody(o, { externalIdCrmA: 'x' }), matchBy: 'name' }), 'matchBy'],

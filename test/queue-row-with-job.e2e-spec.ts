@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LEAD_CREATE_QUEUE } from '../src/modules/leads/leads.service';
+import { LEAD_CREATE_QUEUE } from '../src/modules/leads/lead-create-jobs.service';
 import { LeadAsyncJobsRepository } from '../src/modules/leads/persistence/lead-async-jobs.repository';
 import { JobQueueService } from '../src/modules/queue/job-queue.service';
 import { createLeadOrder, TestOrder } from './factories/leads';

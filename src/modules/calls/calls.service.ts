@@ -8,8 +8,8 @@ import { OrdersService } from '../orders/orders.service';
 import { UsersService } from '../users/users.service';
 import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
 import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
-import { StatusCataloguesService } from '../leads/status-catalogues.service';
-import { LeadsService } from '../leads/leads.service';
+import { CallStatusesService } from './call-statuses.service';
+import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { planningZone } from '../orders/domain/time-zone';
 import type { CallFilter, CallRow } from './domain/call';
@@ -46,9 +46,9 @@ export class CallsService {
     private readonly users: UsersService,
     private readonly sipEndpoints: SipEndpointsService,
     private readonly attemptGroups: CallAttemptGroupsService,
-    private readonly statuses: StatusCataloguesService,
+    private readonly statuses: CallStatusesService,
     private readonly read: ReadDatabase,
-    private readonly leads: LeadsService,
+    private readonly leads: LeadCallAttemptsService,
   ) {}
 
   async getCall(id: number): Promise<CallRow> {
@@ -131,8 +131,8 @@ export class CallsService {
 
   /**
    * The call's references, each asked of the module that owns it, on the transaction's connection:
-   * the agent and the SIP endpoint (one query each; none for a call without an agent) and the
-   * status (from the status catalogue's cache).
+   * the agent and the SIP endpoint (one query each; none for a call without an agent), and the
+   * status from this module's cached catalogue.
    */
   private async references(m: EntityManager, userId: number | null, sipEndpointId: number, statusId: number) {
     const userExists = userId === null || (await this.users.existingIds([userId], m)).length > 0;

@@ -2,15 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
-import { Page } from '../../common/envelope';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { ReadDatabase } from '../../database/read-database';
 import { OrdersService } from '../orders/orders.service';
-import type { CreateLeadInput, Lead, UpdateLeadInput } from './domain/lead';
+import type { CreateLeadInput, UpdateLeadInput } from './domain/lead';
 import { duplicateWindowStart } from './domain/lead-links';
-import { normalisePhone } from './domain/phone';
 import { LeadsService } from './leads.service';
-import type { LeadLookupFilter, LookupKey } from './domain/lead-lookup';
+import { LeadPreparationService } from './lead-preparation.service';
+import type { LookupKey } from './domain/lead-lookup';
 import { BatchRow, LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadsRepository } from './persistence/leads.repository';
 
@@ -81,9 +79,9 @@ class Gate {
 }
 
 /**
- * Bulk and lookup use cases for integrators (issue 13): batch create, lookup by phone or
- * external id, upsert. Every rule is the single create's or update's (LeadsService); this
- * service only makes them set-based or keyed.
+ * Bulk and keyed writes for integrators: batch create and upsert by phone or external id. Every
+ * rule is the single create's or update's (LeadPreparationService, LeadsService); this service
+ * only makes them set-based or keyed.
  */
 @Injectable()
 export class LeadBulkService {
@@ -92,16 +90,16 @@ export class LeadBulkService {
   constructor(
     private readonly ds: DataSource,
     private readonly leads: LeadsService,
+    private readonly preparation: LeadPreparationService,
     private readonly leadsRepo: LeadsRepository,
     private readonly repo: LeadBulkRepository,
     private readonly orders: OrdersService,
-    private readonly read: ReadDatabase,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
-   * Each item under the single create's rules (LeadsService.prepareLead: validation, order/code,
-   * status, custom values, utcOffset, planning); the valid ones inserted together in one
+   * Each item under the single create's rules (LeadPreparationService.prepareLead: validation,
+   * order/code, status, custom values, utcOffset, planning); the valid ones inserted together in one
    * transaction (LeadBulkRepository.insertBatch), linked as if created one by one in item order.
    */
   async createBatch(items: BatchItem[], idempotencyToken?: string): Promise<BatchResult> {
@@ -114,7 +112,7 @@ export class LeadBulkService {
         continue;
       }
       try {
-        const lead = await this.leads.prepareLead(item.input);
+        const lead = await this.preparation.prepareLead(item.input);
         rows.push({ index, lead, jobId: idempotencyToken ? batchItemToken(idempotencyToken, index) : null });
       } catch (err) {
         if (!(err instanceof DomainError && err.kind === 'validation')) throw err;
@@ -133,24 +131,17 @@ export class LeadBulkService {
     return { results, created, failed: items.length - created };
   }
 
-  /** Leads matching a lookup key (phone normalised as on create: 400 when it is not a phone) and the other filters. */
-  async lookupLeads(filter: LeadLookupFilter, offset: number, limit: number): Promise<Page<Lead>> {
-    const keys = { ...filter.keys };
-    if (keys.phone !== undefined) keys.phone = this.normalisedPhone(keys.phone);
-    return this.read.run((db) => this.repo.lookupPage(db, { ...filter, keys }, offset, limit));
-  }
-
   /**
    * Updates the most recent lead of the body's order whose `matchBy` equals the body's value, under
    * the update rules, or creates one under the create rules. The (order, key, value) lock makes
    * the find-or-create atomic: concurrent upserts of one key create one lead, the others update
    * it. The update itself runs after the lock is released (LeadsService.updateLead, its own
-   * transaction and locks): a lead found stays the lead to update, whoever else updates it.
+   * transaction and locks: concurrent updates of the lead apply one after another).
    */
   async upsert(input: CreateLeadInput, matchBy: LookupKey, idempotencyToken?: string): Promise<{ id: number; created: boolean }> {
     const raw = input[matchBy];
     if (raw === undefined || raw === '') throw DomainError.invalidField(matchBy, `is required when matchBy is ${matchBy}`);
-    const value = matchBy === 'phone' ? this.normalisedPhone(raw, 'phone') : raw;
+    const value = matchBy === 'phone' ? this.preparation.normalisedPhone(raw, 'phone') : raw;
     const order = await this.orders.getOrderSettings(input.orderId);
     if (!order) throw DomainError.invalidField('orderId', `order ${input.orderId} does not exist`);
     if (order.code !== input.orderCode) throw DomainError.invalidField('orderCode', `names a different order than the order id ${input.orderId}`);
@@ -162,17 +153,11 @@ export class LeadBulkService {
       if (made !== null) return { id: made, created: true };
       const existing = await this.repo.findLatestByKey(m, order.id, matchBy, value);
       if (existing !== null) return { id: existing, created: false };
-      const lead = await this.leads.prepareLead(input, m);
+      const lead = await this.preparation.prepareLead(input, m);
       const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
       return { id: await this.leadsRepo.insertLinked(m, lead, { since, jobId: idempotencyToken ?? null }), created: true };
     });
     if (!found.created) await this.leads.updateLead(found.id, upsertChanges(input));
     return found;
-  }
-
-  private normalisedPhone(raw: string, field = 'phone'): string {
-    const phone = normalisePhone(raw);
-    if (!phone.ok) throw DomainError.invalidField(field, phone.message);
-    return phone.e164;
   }
 }

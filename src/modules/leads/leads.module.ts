@@ -8,6 +8,10 @@ import { LeadAsyncJobSweeper } from './lead-async-job-sweeper';
 import { StatusCataloguesService } from './status-catalogues.service';
 import { LeadsDemoSeed } from './leads.seed';
 import { LeadsService } from './leads.service';
+import { LeadPreparationService } from './lead-preparation.service';
+import { LeadCreateJobsService } from './lead-create-jobs.service';
+import { LeadReadsService } from './lead-reads.service';
+import { LeadCallAttemptsService } from './lead-call-attempts.service';
 import { LeadCallableService } from './lead-callable.service';
 import { LeadStatsService } from './lead-stats.service';
 import { LeadCountersCompactor } from './persistence/lead-counters.compactor';
@@ -18,7 +22,7 @@ import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repositor
 import { StatusCataloguesRepository } from './persistence/status-catalogues.repository';
 import { LeadsRepository } from './persistence/leads.repository';
 
-/** Leads (v1 and v2), asynchronous creation (queue `lead.create`), status catalogues, list counters. */
+/** Leads (v1 and v2), asynchronous creation (queue `lead.create`), the lead status catalogue, list counters. */
 @Module({
   imports: [OrdersModule, CustomFieldsModule],
   controllers: [LeadsV2Controller, LeadsV1Controller, StatusCataloguesV2Controller],
@@ -29,7 +33,11 @@ import { LeadsRepository } from './persistence/leads.repository';
     StatusCataloguesService,
     LeadCountersCompactor,
     LeadAsyncJobSweeper,
+    LeadPreparationService,
     LeadsService,
+    LeadCreateJobsService,
+    LeadReadsService,
+    LeadCallAttemptsService,
     LeadBulkRepository,
     LeadBulkService,
     LeadsDemoSeed,
@@ -37,6 +45,6 @@ import { LeadsRepository } from './persistence/leads.repository';
     LeadStatsService,
     LeadPlanningCountersCompactor,
   ],
-  exports: [LeadsService, StatusCataloguesService, LeadStatsService],
+  exports: [LeadCallAttemptsService, LeadStatsService],
 })
 export class LeadsModule {}

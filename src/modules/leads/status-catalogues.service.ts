@@ -5,22 +5,20 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DomainError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
-import { CallStatus, defaultStatusProblem, LeadStatus } from './domain/lead-status';
-import { CallStatusChanges, LeadStatusChanges, StatusCataloguesRepository } from './persistence/status-catalogues.repository';
+import { defaultStatusProblem, LeadStatus } from './domain/lead-status';
+import { LeadStatusChanges, StatusCataloguesRepository } from './persistence/status-catalogues.repository';
 import { LEAD_ERRORS } from './domain/leads.errors';
 
 /**
- * The lead and call status catalogues: created by migration, managed through the management
- * endpoints (scope admin), read on every lead write through a per-instance cache of
- * REFERENCE_CACHE_TTL_MS (5 s). This instance forgets the cache at once when it changes a status;
- * other instances see the change within the TTL.
+ * The lead status catalogue (the call statuses are the calls module's): created by migration,
+ * managed through the management endpoints (scope admin), read on every lead write through a
+ * per-instance cache of REFERENCE_CACHE_TTL_MS (5 s). This instance forgets the cache at once
+ * when it changes a status; other instances see the change within the TTL.
  */
 @Injectable()
 export class StatusCataloguesService {
   /** One entry: the whole lead status catalogue. */
   private readonly cache: Cache<'lead', LeadStatus[]>;
-  /** One entry: the whole call status catalogue (read on every call the platform reports). */
-  private readonly callCache: Cache<'call', CallStatus[]>;
 
   constructor(
     private readonly repo: StatusCataloguesRepository,
@@ -29,7 +27,6 @@ export class StatusCataloguesService {
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'referenceCacheTtlMs'>,
   ) {
     this.cache = new Cache({ ttlMs: config.referenceCacheTtlMs, max: 1 });
-    this.callCache = new Cache({ ttlMs: config.referenceCacheTtlMs, max: 1 });
   }
 
   /** The catalogue, from the cache; `m`: read on that manager's connection (a transaction's, or the workers' pool). */
@@ -37,31 +34,9 @@ export class StatusCataloguesService {
     return (await this.cache.getOrLoad('lead', () => this.repo.listLeadStatuses(m)))!;
   }
 
-  callStatuses(): Promise<CallStatus[]> {
-    return this.repo.listCallStatuses();
-  }
-
-  /**
-   * A call status for the call path, null when there is none: from the cached catalogue, read
-   * again (on `m`'s connection) when the id is not in it, so a status just made elsewhere is seen.
-   */
-  async findCallStatus(id: number, m?: EntityManager): Promise<CallStatus | null> {
-    const cached = (await this.callCache.getOrLoad('call', () => this.repo.listCallStatuses(m)))!.find((s) => s.id === id);
-    if (cached) return cached;
-    const fresh = await this.repo.listCallStatuses(m);
-    this.callCache.set('call', fresh);
-    return fresh.find((s) => s.id === id) ?? null;
-  }
-
   async leadStatus(id: number): Promise<LeadStatus> {
     const found = (await this.repo.listLeadStatuses()).find((s) => s.id === id);
     if (!found) throw DomainError.notFound('Lead status', id);
-    return found;
-  }
-
-  async callStatus(id: number): Promise<CallStatus> {
-    const found = await this.repo.findCallStatus(id);
-    if (!found) throw DomainError.notFound('Call status', id);
     return found;
   }
 
@@ -100,32 +75,17 @@ export class StatusCataloguesService {
     );
   }
 
-  async createCallStatus(input: Required<Pick<CallStatusChanges, 'code' | 'title' | 'category'>> & { isCallback?: boolean }): Promise<number> {
-    return this.writing(() =>
-      this.idempotent.transaction(
-        (m) => this.repo.insertCallStatus({ ...input, isCallback: input.isCallback ?? false }, m),
-        (id) => ({ id }),
-      ),
-    );
-  }
-
-  async updateCallStatus(id: number, changes: CallStatusChanges): Promise<void> {
-    const found = await this.writing(() => this.repo.updateCallStatus(id, changes));
-    if (!found) throw DomainError.notFound('Call status', id);
-  }
-
   /** A taken code is a 409; the cache is dropped whatever happened. */
   private async writing<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      if (isUniqueViolation(err, 'lead_status_code_idx') || isUniqueViolation(err, 'call_status_code_idx')) {
+      if (isUniqueViolation(err, 'lead_status_code_idx')) {
         throw DomainError.conflict(LEAD_ERRORS.STATUS_CODE_TAKEN, 'Another status of this catalogue already has this code');
       }
       throw err;
     } finally {
       this.cache.clear();
-      this.callCache.clear();
     }
   }
 }

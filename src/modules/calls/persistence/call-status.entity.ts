@@ -1,7 +1,7 @@
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { CallStatus, CallStatusCategory } from '../../leads/domain/lead-status';
+import type { CallStatus, CallStatusCategory } from '../domain/call-status';
 
-/** `call_status`: the call status catalogue (the leads module's status service keeps it with lead statuses). */
+/** `call_status`: the call status catalogue (CallStatusesService). */
 @Entity('call_status')
 @Check('call_status_category_check', `category IN ('answered', 'not-answered', 'failed')`)
 @Check('call_status_code_format', `code ~ '^[a-z0-9_-]{1,64}$'`)

@@ -12,17 +12,6 @@ export interface LeadStatus {
   isDefault: boolean;
 }
 
-export const CALL_STATUS_CATEGORIES = ['answered', 'not-answered', 'failed'] as const;
-export type CallStatusCategory = (typeof CALL_STATUS_CATEGORIES)[number];
-
-export interface CallStatus {
-  id: number;
-  code: string;
-  title: string;
-  category: CallStatusCategory;
-  isCallback: boolean;
-}
-
 /**
  * The catalogue keeps exactly one default lead status, and it is one a lead may be created
  * with. Returns the problem with a change to status `current` (null when creating), or null.

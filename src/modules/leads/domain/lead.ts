@@ -136,7 +136,7 @@ export function sourceCommentText(value: unknown): string | undefined {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** The lead as a recorded call needs it (the calls module asks LeadsService for it, in the call's transaction). */
+/** The lead as a recorded call needs it (the calls module asks LeadCallAttemptsService for it, in the call's transaction). */
 export interface LeadForCall {
   orderId: number;
   phone: string;

@@ -1,11 +1,9 @@
 import { errorCodes } from '../../../common/domain-error';
 
-/** Error codes of the leads domain (leads and their status catalogues). */
+/** Error codes of the leads domain (leads and their status catalogue). */
 export const LEAD_ERRORS = errorCodes({
-  /** The lead's phone changed between the update's check and its lock: the client retries. */
-  CHANGED: 'LEAD_CHANGED',
   /** The order already has its qualifiedLeadsPerDayLimit of qualified leads today. */
   QUALIFIED_LIMIT: 'QUALIFIED_LEADS_PER_DAY_LIMIT',
-  /** Another status of the same catalogue has this code. */
+  /** Another lead status has this code. */
   STATUS_CODE_TAKEN: 'STATUS_CODE_TAKEN',
 });

@@ -3,8 +3,8 @@ import { isoDateTime } from '../../../common/dates';
 import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.decorators';
 import type { Lead } from '../domain/lead';
 import { currentUtcOffset } from '../../orders/domain/time-zone';
-import type { CallStatus, LeadStatus } from '../domain/lead-status';
-import type { AsyncJobView } from '../leads.service';
+import type { LeadStatus } from '../domain/lead-status';
+import type { AsyncJobView } from '../lead-create-jobs.service';
 
 const ISO = '2026-03-04T05:06:07+00:00';
 
@@ -105,14 +105,6 @@ export class LeadStatusView {
   @ApiProperty() isDefault: boolean;
 }
 
-export class CallStatusView {
-  @ApiProperty({ type: 'integer' }) id: number;
-  @ApiProperty({ example: 'answered' }) code: string;
-  @ApiProperty({ example: 'Answered' }) title: string;
-  @ApiProperty({ enum: ['answered', 'not-answered', 'failed'] }) category: string;
-  @ApiProperty() isCallback: boolean;
-}
-
 /**
  * The v2 Lead shape of API.md, field by field. Fields typed "string" there are "" when the lead
  * has no value; the ones typed "or null" are null. `previousLeadId`/`nextLeadId` are list-only.
@@ -178,8 +170,4 @@ export function presentAsyncJob(job: AsyncJobView) {
 
 export function presentLeadStatus(s: LeadStatus) {
   return { id: s.id, code: s.code, title: s.title, category: s.category, isDefault: s.isDefault };
-}
-
-export function presentCallStatus(s: CallStatus) {
-  return { id: s.id, code: s.code, title: s.title, category: s.category, isCallback: s.isCallback };
 }

@@ -5,6 +5,7 @@ import { IdPipe } from '../../../common/id.pipe';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from './lead-v1.presenter';
 import { LeadsService } from '../leads.service';
+import { LeadReadsService } from '../lead-reads.service';
 import { CreateLeadV1Dto, UpdateLeadV1Dto } from './dto/lead-v1.dto';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
 import { LeadV1View } from './lead.presenter';
@@ -25,7 +26,10 @@ async function inV1Terms<T>(work: Promise<T>): Promise<T> {
 @ApiKeyErrors()
 @Controller('v1/lead')
 export class LeadsV1Controller {
-  constructor(private readonly leads: LeadsService) {}
+  constructor(
+    private readonly leads: LeadsService,
+    private readonly reads: LeadReadsService,
+  ) {}
 
   @Post('create')
   @HttpCode(200)
@@ -63,6 +67,6 @@ export class LeadsV1Controller {
   @ApiErrors(400, 404)
   @ApiIdParam('lead_id')
   async detail(@Param('lead_id', IdPipe) leadId: number) {
-    return toV1Detail(await this.leads.getLead(leadId));
+    return toV1Detail(await this.reads.getLead(leadId));
   }
 }

@@ -7,6 +7,8 @@ import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import type { AuthedRequest } from '../../../common/auth-context';
 import { CreateLeadInput, sourceCommentText, UpdateLeadInput } from '../domain/lead';
 import { LeadsService } from '../leads.service';
+import { LeadReadsService } from '../lead-reads.service';
+import { LeadCreateJobsService } from '../lead-create-jobs.service';
 import { CreateLeadV2Dto, UpdateLeadV2Dto } from './dto/lead.dto';
 import { LeadLookupQueryDto } from './dto/lead-lookup-query.dto';
 import { BatchResultView, checkBatchItem, CreateLeadBatchV2Dto } from './dto/lead-batch.dto';
@@ -30,6 +32,8 @@ const toUpdateInput = (dto: UpdateLeadV2Dto): UpdateLeadInput => ({ ...dto, sour
 export class LeadsV2Controller {
   constructor(
     private readonly leads: LeadsService,
+    private readonly reads: LeadReadsService,
+    private readonly createJobs: LeadCreateJobsService,
     private readonly bulk: LeadBulkService,
     private readonly callableNow: LeadCallableService,
   ) {}
@@ -99,7 +103,7 @@ export class LeadsV2Controller {
   })
   @ApiErrors(400, 409, 413)
   async createAsync(@Body() dto: CreateLeadV2Dto, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response, @IdempotencyToken() token?: string) {
-    const { jobId } = await this.leads.createLeadAsync(toCreateInput(dto), req.apiKey?.id ?? null, token);
+    const { jobId } = await this.createJobs.createLeadAsync(toCreateInput(dto), req.apiKey?.id ?? null, token);
     res.setHeader('X-Job-Id', jobId);
   }
 
@@ -117,7 +121,7 @@ export class LeadsV2Controller {
   })
   async asyncJob(@Param('jobId') jobId: string) {
     if (!UUID.test(jobId)) throw DomainError.invalidField('jobId', 'must be a UUID');
-    return presentAsyncJob(await this.leads.getAsyncJob(jobId.toLowerCase()));
+    return presentAsyncJob(await this.createJobs.getAsyncJob(jobId.toLowerCase()));
   }
 
   @Post('update/:leadId')
@@ -126,7 +130,7 @@ export class LeadsV2Controller {
     summary: 'Change the fields sent (customValues, when sent, replaces the whole map, as for orders); data is []',
     description:
       'Refuses invalid fields with 400 naming each (a status id that does not exist, custom values that do not fit their field); ' +
-      '404 when the lead does not exist; 409 when the lead changed meanwhile or a qualified status would pass the order qualifiedLeadsPerDayLimit.',
+      '404 when the lead does not exist; 409 when a qualified status would pass the order qualifiedLeadsPerDayLimit.',
   })
   @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
@@ -157,7 +161,7 @@ export class LeadsV2Controller {
   @ApiErrors(400, 404)
   @ApiIdParam('leadId')
   async detail(@Param('leadId', IdPipe) leadId: number) {
-    return presentLeadV2(await this.leads.getLead(leadId));
+    return presentLeadV2(await this.reads.getLead(leadId));
   }
 
   @Get()
@@ -188,8 +192,8 @@ export class LeadsV2Controller {
     const filter = { orderIds: query.orderIds, statusIds: query.statusIds, createdFrom: query.createdAt?.from, createdTo: query.createdAt?.to };
     const keys = Object.fromEntries(LOOKUP_KEYS.filter((k) => query[k] !== undefined).map((k) => [k, query[k]]));
     const page = Object.keys(keys).length
-      ? await this.bulk.lookupLeads({ ...filter, keys }, query.offset, query.limit)
-      : await this.leads.listLeads(filter, query.offset, query.limit);
+      ? await this.reads.lookupLeads({ ...filter, keys }, query.offset, query.limit)
+      : await this.reads.listLeads(filter, query.offset, query.limit);
     return { ...page, list: page.list.map(presentLeadV2ListItem) };
   }
 }

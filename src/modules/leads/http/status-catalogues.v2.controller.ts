@@ -4,13 +4,13 @@ import { IdPipe } from '../../../common/id.pipe';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { StatusCataloguesService } from '../status-catalogues.service';
-import { CreateCallStatusDto, CreateLeadStatusDto, UpdateCallStatusDto, UpdateLeadStatusDto } from './dto/status.dto';
-import { CallStatusView, LeadStatusView, presentCallStatus, presentLeadStatus } from './lead.presenter';
+import { CreateLeadStatusDto, UpdateLeadStatusDto } from './dto/status.dto';
+import { LeadStatusView, presentLeadStatus } from './lead.presenter';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /**
- * The status catalogues. Reading needs only the `api` scope: integrators need the ids to set
- * `statusId` and to read call outcomes. Changing them is management (scope `admin`).
+ * The lead status catalogue (the call statuses' routes are the calls module's). Reading needs only
+ * the `api` scope: integrators need the ids to set `statusId`. Changing it is management (scope `admin`).
  */
 @ApiTags('status catalogues')
 @ApiKeyErrors()
@@ -66,55 +66,5 @@ export class StatusCataloguesV2Controller {
   @ApiIdParam('id')
   async updateLeadStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateLeadStatusDto): Promise<void> {
     await this.statuses.updateLeadStatus(id, dto);
-  }
-
-  @Get('call-status')
-  @ApiOperation({
-    summary: 'Call statuses: id, code, title, category (answered, not-answered, failed), isCallback',
-    description: 'Takes no parameters; only the key is checked (401, 403).',
-  })
-  @ApiEnvelopeArray(CallStatusView)
-  async callStatuses() {
-    return (await this.statuses.callStatuses()).map(presentCallStatus);
-  }
-
-  @Get('call-status/detail/:id')
-  @ApiOperation({
-    summary: 'One call status',
-    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
-  })
-  @ApiEnvelope(CallStatusView)
-  @ApiErrors(400, 404)
-  @ApiIdParam('id')
-  async callStatus(@Param('id', IdPipe) id: number) {
-    return presentCallStatus(await this.statuses.callStatus(id));
-  }
-
-  @Post('call-status/create')
-  @RequireScope('admin')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Create a call status (scope admin; data: {id}); 409 when the code is taken',
-    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
-  })
-  @ApiCreated()
-  @ApiErrors(400, 409, 413)
-  async createCallStatus(@Body() dto: CreateCallStatusDto): Promise<{ id: number }> {
-    return { id: await this.statuses.createCallStatus(dto) };
-  }
-
-  @Post('call-status/update/:id')
-  @RequireScope('admin')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Change the given fields of a call status (scope admin; data: [])',
-    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
-  })
-  @ApiUpdated()
-  @ApiErrors(400, 404, 409, 413)
-  @ApiIdParam('id')
-  async updateCallStatus(@Param('id', IdPipe) id: number, @Body() dto: UpdateCallStatusDto): Promise<void> {
-    await this.statuses.updateCallStatus(id, dto);
   }
 }

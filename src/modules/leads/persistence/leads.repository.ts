@@ -162,6 +162,7 @@ export interface LeadForUpdate {
 /** Lock keys: 64-bit hashes of a namespaced text, so they cannot meet other modules' locks. */
 export const phoneLockKey = (orderId: number, phone: string) => `lead-phone:${orderId}:${phone}`;
 const qualifiedLockKey = (orderId: number) => `lead-qualified:${orderId}`;
+const phoneChangeLockKey = (leadId: number) => `lead-phone-change:${leadId}`;
 
 @Injectable()
 export class LeadsRepository {
@@ -170,6 +171,14 @@ export class LeadsRepository {
   /** Serialises creates of one phone in one order until the transaction ends (duplicate linking). */
   async lockPhone(m: EntityManager, orderId: number, phone: string): Promise<void> {
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [phoneLockKey(orderId, phone)]);
+  }
+
+  /**
+   * Serialises phone changes of one lead until the transaction ends: taken before any phone or row
+   * lock, it keeps the lead's phone as read after it, so its phone locks are the right ones.
+   */
+  async lockPhoneChange(m: EntityManager, id: number): Promise<void> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [phoneChangeLockKey(id)]);
   }
 
   /** Serialises qualifications in one order until the transaction ends (daily limit). */

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, Not, Repository } from 'typeorm';
 import { definedFields } from '../../../common/defined-fields';
-import { CallStatusEntity } from '../../calls/persistence/call-status.entity';
-import type { CallStatus, CallStatusCategory, LeadStatus, LeadStatusCategory } from '../domain/lead-status';
+import type { LeadStatus, LeadStatusCategory } from '../domain/lead-status';
 import { LeadStatusEntity } from './lead-status.entity';
 import { insertedId } from '../../../database/insert-result';
 
@@ -11,13 +10,6 @@ export interface LeadStatusChanges {
   title?: string;
   category?: LeadStatusCategory;
   isDefault?: boolean;
-}
-
-export interface CallStatusChanges {
-  code?: string;
-  title?: string;
-  category?: CallStatusCategory;
-  isCallback?: boolean;
 }
 
 /** Any constant: the one lock that serialises changes of the default lead status. */
@@ -31,24 +23,12 @@ export class StatusCataloguesRepository {
     return m.getRepository(LeadStatusEntity);
   }
 
-  private callStatusRepo(m: EntityManager = this.ds.manager): Repository<CallStatusEntity> {
-    return m.getRepository(CallStatusEntity);
-  }
-
   listLeadStatuses(m: EntityManager = this.ds.manager): Promise<LeadStatus[]> {
     return this.leadStatusRepo(m).find({ order: { id: 'ASC' } });
   }
 
-  listCallStatuses(m?: EntityManager): Promise<CallStatus[]> {
-    return this.callStatusRepo(m).find({ order: { id: 'ASC' } });
-  }
-
   lockLeadStatus(m: EntityManager, id: number): Promise<LeadStatus | null> {
     return this.leadStatusRepo(m).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
-  }
-
-  findCallStatus(id: number): Promise<CallStatus | null> {
-    return this.callStatusRepo().findOneBy({ id });
   }
 
   /** Serialises changes of the default lead status until the transaction ends. An advisory lock: no TypeORM API. */
@@ -69,18 +49,5 @@ export class StatusCataloguesRepository {
   async updateLeadStatus(m: EntityManager, id: number, changes: LeadStatusChanges): Promise<void> {
     const set = definedFields(changes);
     if (Object.keys(set).length > 0) await this.leadStatusRepo(m).update({ id }, set);
-  }
-
-  async insertCallStatus(s: Required<CallStatusChanges>, m: EntityManager = this.ds.manager): Promise<number> {
-    const result = await this.callStatusRepo(m).insert({ code: s.code, title: s.title, category: s.category, isCallback: s.isCallback });
-    return insertedId(result);
-  }
-
-  /** False when there is no such status. */
-  async updateCallStatus(id: number, changes: CallStatusChanges): Promise<boolean> {
-    const set = definedFields(changes);
-    if (Object.keys(set).length === 0) return this.callStatusRepo().existsBy({ id });
-    const result = await this.callStatusRepo().update({ id }, set);
-    return (result.affected ?? 0) > 0;
   }
 }

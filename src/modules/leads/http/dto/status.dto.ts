@@ -2,28 +2,29 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
 import { Optional } from '../../../../common/presence';
-import { CALL_STATUS_CATEGORIES, CallStatusCategory, LEAD_STATUS_CATEGORIES, LeadStatusCategory, STATUS_CODE } from '../../domain/lead-status';
+import { LEAD_STATUS_CATEGORIES, LeadStatusCategory, STATUS_CODE } from '../../domain/lead-status';
 
 /** Required on create; on update it may be left out, but never sent as null. */
 const presence = (required: boolean, doc: object) => (required ? [ApiProperty(doc)] : [ApiPropertyOptional(doc), Optional()]);
 
-const CodeField = (required: boolean, example?: string) =>
+/** The fields of a status catalogue's DTOs: the lead statuses' here, the call statuses' in the calls module. */
+export const CodeField = (required: boolean, example?: string) =>
   applyDecorators(
     ...presence(required, { example, pattern: STATUS_CODE.source }),
     IsString(),
     Matches(STATUS_CODE, { message: 'code must be 1..64 characters of a-z, 0-9, - and _' }),
   );
 
-const TitleField = (required: boolean, example?: string) =>
+export const TitleField = (required: boolean, example?: string) =>
   applyDecorators(...presence(required, { example, maxLength: 255 }), IsString(), Length(1, 255), Matches(/\S/, { message: 'title must not be blank' }));
 
-const CategoryField = (required: boolean, categories: readonly string[]) => applyDecorators(...presence(required, { enum: categories }), IsIn(categories));
+export const CategoryField = (required: boolean, categories: readonly string[]) =>
+  applyDecorators(...presence(required, { enum: categories }), IsIn(categories));
 
-const FlagField = (description: string) => applyDecorators(ApiPropertyOptional({ description }), Optional(), IsBoolean());
+export const FlagField = (description: string) => applyDecorators(ApiPropertyOptional({ description }), Optional(), IsBoolean());
 
 const DEFAULT_DOC =
   'make it the default status of new leads (must be in-progress); the previous default stops being one. false is refused on the default itself';
-const CALLBACK_DOC = 'the customer asked to be called back (may reset the attempt count)';
 
 export class CreateLeadStatusDto {
   @CodeField(true, 'meeting-booked') code: string;
@@ -37,18 +38,4 @@ export class UpdateLeadStatusDto {
   @TitleField(false) title?: string;
   @CategoryField(false, LEAD_STATUS_CATEGORIES) category?: LeadStatusCategory;
   @FlagField(DEFAULT_DOC) isDefault?: boolean;
-}
-
-export class CreateCallStatusDto {
-  @CodeField(true, 'answering-machine') code: string;
-  @TitleField(true, 'Answering machine') title: string;
-  @CategoryField(true, CALL_STATUS_CATEGORIES) category: CallStatusCategory;
-  @FlagField(CALLBACK_DOC) isCallback?: boolean;
-}
-
-export class UpdateCallStatusDto {
-  @CodeField(false) code?: string;
-  @TitleField(false) title?: string;
-  @CategoryField(false, CALL_STATUS_CATEGORIES) category?: CallStatusCategory;
-  @FlagField(CALLBACK_DOC) isCallback?: boolean;
 }

@@ -1,0 +1,11 @@
+export const CALL_STATUS_CATEGORIES = ['answered', 'not-answered', 'failed'] as const;
+export type CallStatusCategory = (typeof CALL_STATUS_CATEGORIES)[number];
+
+/** An entry of the call status catalogue: how the telephony platform reports a call's outcome. */
+export interface CallStatus {
+  id: number;
+  code: string;
+  title: string;
+  category: CallStatusCategory;
+  isCallback: boolean;
+}

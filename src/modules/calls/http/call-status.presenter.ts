@@ -1,0 +1,14 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { CallStatus } from '../domain/call-status';
+
+export class CallStatusView {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ example: 'answered' }) code: string;
+  @ApiProperty({ example: 'Answered' }) title: string;
+  @ApiProperty({ enum: ['answered', 'not-answered', 'failed'] }) category: string;
+  @ApiProperty() isCallback: boolean;
+}
+
+export function presentCallStatus(s: CallStatus) {
+  return { id: s.id, code: s.code, title: s.title, category: s.category, isCallback: s.isCallback };
+}
