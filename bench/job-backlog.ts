@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { startBenchDatabase } from './support/bench-app';
 
 /**
- * Job workers against HTTP requests (issue 8, "Connections and jobs"): does a queue of async lead
+ * Job workers against HTTP requests: does a queue of async lead
  * creates starve synchronous requests of database connections (503 after the pool's connect wait)?
  *
  * Two phases on a throwaway database, the built service (`dist/src/main.js`) as a child process:

@@ -9,7 +9,7 @@ import { createPopulation, grow } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
- * Issue 13: leads per second through `POST /v2/lead/create-batch/` (1,000 leads a request) against
+ * Leads per second through `POST /v2/lead/create-batch/` (1,000 leads a request) against
  * single sync creates (`POST /v2/lead/create/`), both at 50 connections, in one run on one
  * cluster and one app instance. The same lead body as bench/lead-create.ts (phones spread over
  * the number space, one in ten repeating the phone of the lead five before it: a duplicate to

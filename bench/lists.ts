@@ -37,7 +37,7 @@ interface Filter {
   from?: Date;
   to?: Date;
   offset?: number;
-  /** Lookups (issue 13). */
+  /** Lookups. */
   phone?: string;
   externalIdCrmA?: string;
 }
@@ -294,7 +294,7 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
         );
         results[kind][name] = measured.map((r, i) => ({ ...r, limit, exact: exact[i] }));
       }
-      // The order stats (issue 14): counters and indexed ranges, so the same cost at every size.
+      // The order stats: counters and indexed ranges, so the same cost at every size.
       for (const [which, orderId] of [
         ['big order (~24%)', pop.zipf[0]],
         ['small order (~0.8%)', pop.zipf[29]],

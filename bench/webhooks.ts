@@ -16,7 +16,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COST_BATCHES = 20;
 
 /**
- * Issue 12: what a subscribed webhook costs the synchronous lead create, and how fast deliveries
+ * What a subscribed webhook costs the synchronous lead create, and how fast deliveries
  * go out. One app instance (WORKERS=2, so it also dispatches and delivers), one cluster, one run:
  *
  * 1. rounds (BENCH_ROUNDS, default 3) of: `POST /v2/lead/create/` at 50 connections with the

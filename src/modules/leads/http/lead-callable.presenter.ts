@@ -4,7 +4,7 @@ import { localIso, NOT_CALLABLE_REASONS } from '../domain/callable';
 import { wholeHourOffset } from '../../orders/domain/time-zone';
 import type { LeadCallability } from '../lead-callable.service';
 
-/** GET /v2/lead/callable/{leadId}/ (extension, issue 14). */
+/** GET /v2/lead/callable/{leadId}/ (extension). */
 export class LeadCallableView {
   @ApiProperty({ description: 'true exactly when reasons is empty' }) callableNow: boolean;
   @ApiProperty({ example: '2026-03-10T06:30:00+00:00', description: 'now' }) at: string;

@@ -16,7 +16,7 @@ export class OrderLeadCountsView {
   @ApiProperty({ type: LeadCategoryCountsView, description: 'leads per status category' }) byCategory: LeadCategoryCountsView;
 }
 
-/** Live figures of an order (extension, issue 14). */
+/** Live figures of an order (extension). */
 export class OrderStatsView {
   @ApiProperty({ type: 'integer' }) orderId: number;
   @ApiProperty({ example: ISO, description: 'when the figures were read' }) asOf: string;

@@ -4,7 +4,7 @@ import { Cache } from '../../../common/cache';
 import type { FieldError } from '../../../common/domain-error';
 
 /**
- * Time zones of leads and orders (issue 14). A lead is planned in an IANA zone (real rules: DST,
+ * Time zones of leads and orders. A lead is planned in an IANA zone (real rules: DST,
  * fractional offsets) when it has one, else in its fixed `utcOffset`. Zone rules come from the
  * runtime's IANA data through luxon (Intl); a phone country's zone from `countries-and-timezones`.
  */

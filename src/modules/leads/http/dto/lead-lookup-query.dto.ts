@@ -5,7 +5,7 @@ import { LeadListQueryDto } from './lead-query.dto';
 
 const TEXT = 255;
 
-/** GET /v2/lead/ query with the lookup keys (issue 13): each an exact match, combinable with the other filters. */
+/** GET /v2/lead/ query with the lookup keys: each an exact match, combinable with the other filters. */
 export class LeadLookupQueryDto extends LeadListQueryDto {
   @ApiPropertyOptional({ description: 'Leads with this phone, in any format the create accepts (compared normalised; 400 when not a phone)', maxLength: 32 })
   @Optional()
