@@ -6,7 +6,7 @@ import request from 'supertest';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { App } from 'supertest/types';
 import { WebhookDispatcher } from '../src/modules/webhooks/webhook-dispatcher';
-import { WebhookSender } from '../src/modules/webhooks/webhook-sender';
+import { WebhookSender } from '../src/modules/webhooks/http/webhook-sender';
 import { createLeadOrder, leadBody, TestOrder } from './factories/leads';
 import { eventually } from './support/fake-servers';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';

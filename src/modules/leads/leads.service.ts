@@ -11,7 +11,7 @@ import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { OrdersService } from '../orders/orders.service';
 import { databaseUnavailableReason } from '../../common/pg-errors';
 import { errorKind, JobOutcome, JobQueueService } from '../queue/job-queue.service';
-import { InjectWorkerDataSource } from '../queue/worker-database';
+import { InjectWorkerDataSource } from '../queue/persistence/worker-database';
 import { CreateLeadInput, Lead, LeadFilter, LeadForCall, UpdateLeadInput } from './domain/lead';
 import { leadUpdate, LeadUpdate } from './domain/lead-changes';
 import type { LeadStatus } from './domain/lead-status';

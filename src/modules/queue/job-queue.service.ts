@@ -7,7 +7,7 @@ import { databaseUnavailableReason, sqlState } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DATABASE_URL } from '../../database/tokens';
 import { type PreparedStatement, queryPrepared } from '../../database/prepared-query';
-import { withRowCte } from './row-with-job';
+import { withRowCte } from './persistence/row-with-job';
 
 export interface QueueDefinition<T> {
   name: string;
