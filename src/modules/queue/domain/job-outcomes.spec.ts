@@ -1,5 +1,5 @@
 import type { Job } from 'pg-boss';
-import { fetchOutcomes, type JobOutcome, settledResults } from './job-queue.service';
+import { fetchOutcomes, type JobOutcome, settledResults } from '../job-queue.service';
 
 const job = (id: string, retryCount = 0) => ({ id, retryCount, data: {} }) as Job<object>;
 
