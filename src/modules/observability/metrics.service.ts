@@ -2,7 +2,8 @@ import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { JobQueueService, QueueConsumerReport } from '../queue/job-queue.service';
+import type { QueueConsumerReport } from '../queue/domain/queue-definition';
+import { JobQueueService } from '../queue/job-queue.service';
 
 /** Route label of requests no route matched: one series, whatever the path (bounded cardinality). */
 export const UNMATCHED_ROUTE = '<unmatched>';
