@@ -266,7 +266,7 @@ export class LeadsService implements OnModuleInit, OnApplicationBootstrap, OnMod
    * job stays `queued` for ever. Returns how many were settled.
    */
   async settleLostJobs(): Promise<number> {
-    return this.jobs.failOrphaned(LEAD_CREATE_QUEUE, INTERNAL_FAILURE, this.workerDb.manager);
+    return this.jobs.failOrphaned((ids) => this.queue.liveJobIds(LEAD_CREATE_QUEUE, ids, this.workerDb.manager), INTERNAL_FAILURE, this.workerDb.manager);
   }
 
   /**

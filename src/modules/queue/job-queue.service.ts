@@ -194,6 +194,14 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     return rows.map((r) => consumerReport(r.name, r.consumers, this.queues.get(r.name)!.neededConsumers, r.backlog));
   }
 
+  /**
+   * Those of `ids` whose job in `queue` is still waiting or running (not completed, failed, cancelled
+   * or gone), on `m` when given: for a module that settles its own rows of jobs the queue lost.
+   */
+  liveJobIds(queue: string, ids: readonly string[], m?: EntityManager): Promise<Set<string>> {
+    return this.repo.liveJobIds(queue, ids, m);
+  }
+
   /** Whether pg-boss's own pool reaches the database; a closed queue answers no (and its outage probe stops). */
   private probe(): Promise<unknown> {
     return this.closed ? Promise.reject(new Error('job queue closed')) : this.boss.getDb().executeSql('SELECT 1');

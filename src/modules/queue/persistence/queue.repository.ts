@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 /**
  * The queue module's tables: `queue_consumer` (heartbeats) and pg-boss's own schema `pgboss`, read
@@ -37,5 +37,15 @@ export class QueueRepository {
        FROM unnest($1::text[]) AS q(name)`,
       [queues, staleSeconds],
     );
+  }
+
+  /** Those of `ids` whose job in `queue` is waiting or running, on `m` when given (one query). */
+  async liveJobIds(queue: string, ids: readonly string[], m: EntityManager = this.ds.manager): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: string }[] = await m.query(
+      `SELECT id::text AS id FROM pgboss.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state IN ('created', 'retry', 'active')`,
+      [queue, ids],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 }
