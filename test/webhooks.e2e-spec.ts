@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { App } from 'supertest/types';
-import { WebhookDispatcher } from '../src/modules/webhooks/webhook-dispatcher';
+import { WebhookDispatcher } from '../src/modules/webhooks/webhook-dispatcher.worker';
 import { WebhookSender } from '../src/modules/webhooks/http/webhook-sender';
 import { createLeadOrder, leadBody, TestOrder } from './factories/leads';
 import { eventually } from './support/fake-servers';

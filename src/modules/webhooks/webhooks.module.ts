@@ -10,7 +10,7 @@ import { WebhooksV2Controller } from './http/webhooks.v2.controller';
 import { WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
 import { WebhooksRepository } from './persistence/webhooks.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
-import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookDispatcher } from './webhook-dispatcher.worker';
 import { WebhookMetrics } from './http/webhook-metrics';
 import { WebhooksDemoSeed } from './webhooks.seed';
 import { WEBHOOK_EVENT_TYPES, WebhooksService } from './webhooks.service';
