@@ -86,10 +86,9 @@ export class LeadAsyncJobsRepository {
   }
 
   /**
-   * Marks `failed` every `queued` row whose job is neither waiting nor running, as `liveIds` (the
-   * queue's answer for a page of ids) says, a page of queued rows at a time (partial index
-   * lead_async_job_queued_idx). A row and its job commit together, so a queued row without a live
-   * job has truly lost it; a row finished meanwhile is no longer `queued` and is left as it is.
+   * Marks `failed` every `queued` row whose job `liveIds` (the queue's answer) says is neither waiting
+   * nor running, a page at a time. A row and its job commit together, so a queued row without a live
+   * job has lost it; one finished meanwhile is no longer `queued` and stays as it is.
    */
   async failOrphaned(liveIds: (ids: string[]) => Promise<Set<string>>, errors: FieldError[], m: EntityManager = this.ds.manager): Promise<number> {
     let failed = 0;
