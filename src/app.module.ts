@@ -16,7 +16,7 @@ import { HealthModule } from './modules/health/health.module';
 import { ObservabilityModule } from './modules/observability/observability.module';
 import { loggerParams } from './modules/observability/logging';
 import { QueueModule } from './modules/queue/queue.module';
-import { WORKER_DATA_SOURCE } from './modules/queue/worker-database';
+import { WORKER_DATA_SOURCE } from './modules/queue/persistence/worker-database';
 import { UsersModule } from './modules/users/users.module';
 import { AgentGroupsModule } from './modules/agent-groups/agent-groups.module';
 import { SipEndpointsModule } from './modules/sip-endpoints/sip-endpoints.module';

@@ -10,7 +10,7 @@ import { startDatabase } from './database/start-database';
 import { bootstrapApiKey } from './modules/auth/bootstrap-api-key';
 import { DemoSeeder } from './database/seed/demo-seeder';
 import { HealthService } from './modules/health/health.service';
-import { serveWorkerProbes } from './modules/health/worker-probes';
+import { serveWorkerProbes } from './modules/health/http/worker-probes';
 import { createAppLogger, loggerParams } from './modules/observability/logging';
 
 /** A URL to reach the server from this machine: a wildcard bind address is reached on localhost. */

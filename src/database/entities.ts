@@ -19,7 +19,7 @@ import {
   OrderSipEndpointEntity,
   OrderTransferNumberEntity,
 } from '../modules/orders/persistence/call-order.entity';
-import { QueueConsumerEntity } from '../modules/queue/queue-consumer.entity';
+import { QueueConsumerEntity } from '../modules/queue/persistence/queue-consumer.entity';
 import { RateLimitCounterEntity } from '../modules/rate-limit/persistence/rate-limit-counter.entity';
 import { SipEndpointEntity } from '../modules/sip-endpoints/persistence/sip-endpoint.entity';
 import { UserEntity } from '../modules/users/persistence/user.entity';

@@ -4,6 +4,7 @@ import { DomainError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { AgentGroup, AgentGroupNames, SYSTEM_ACTOR, completeNames, mergeNames, missingIds, normaliseAgentIds } from './domain/agent-group';
+import { UsersService } from '../users/users.service';
 import { AgentGroupsRepository } from './persistence/agent-groups.repository';
 import { AGENT_GROUP_ERRORS } from './domain/agent-groups.errors';
 
@@ -22,6 +23,7 @@ export class AgentGroupsService {
   constructor(
     private readonly ds: DataSource,
     private readonly groups: AgentGroupsRepository,
+    private readonly users: UsersService,
     private readonly idempotent: IdempotentWrites,
   ) {}
 
@@ -62,7 +64,7 @@ export class AgentGroupsService {
 
   private async checkedAgentIds(requested: number[], m: EntityManager): Promise<number[]> {
     const ids = normaliseAgentIds(requested);
-    const missing = missingIds(ids, await this.groups.existingUserIds(ids, m));
+    const missing = missingIds(ids, await this.users.lockExisting(ids, m));
     if (missing.length > 0) throw DomainError.invalidField('agentIds', `unknown user ids: ${missing.join(', ')}`, AGENT_GROUP_ERRORS.UNKNOWN_AGENTS);
     return ids;
   }

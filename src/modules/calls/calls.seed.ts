@@ -3,6 +3,26 @@ import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { seededRandom } from '../../database/seed/random';
 
+interface DemoLead {
+  id: number;
+  orderId: number;
+  phone: string;
+  createdAt: Date;
+  sips: number[];
+  agents: number[];
+}
+
+/** The statuses demo calls end with. */
+interface DemoStatuses {
+  answered: number;
+  noAnswer: number;
+  failed: number;
+  callback: number;
+}
+
+const COLUMNS = 16;
+const INSERT_CHUNK = 500;
+
 /**
  * Demo calls (seed order 50): most demo leads were dialled one to four times by the agents of their
  * order, through the order's numbers. Unanswered and busy attempts are short; answered ones have
@@ -15,59 +35,46 @@ export class CallsDemoSeed {
   }
 
   private async run(m: EntityManager): Promise<void> {
-    const leads: { id: number; orderId: number; phone: string; createdAt: Date; sips: number[]; agents: number[] }[] = await m.query(
+    const leads: DemoLead[] = await m.query(
       `SELECT l.id, l.order_id AS "orderId", l.phone, l.created_at AS "createdAt",
               ARRAY(SELECT sip_endpoint_id FROM order_sip_endpoint s WHERE s.order_id = l.order_id ORDER BY position) AS sips,
               ARRAY(SELECT user_id FROM order_agent a WHERE a.order_id = l.order_id ORDER BY user_id) AS agents
        FROM lead l ORDER BY l.id`,
     );
+    const statuses = await this.statuses(m);
+    if (!statuses) return;
+    const rnd = seededRandom(20261122);
+    const rows: unknown[][] = [];
+    const attempts = new Map<number, number>();
+    for (const lead of leads) {
+      if (lead.sips.length === 0 || rnd() < 0.3) continue;
+      const calls = leadCalls(lead, statuses, rnd);
+      rows.push(...calls);
+      attempts.set(lead.id, calls.length);
+    }
+    await this.insertCalls(m, rows);
+    if (attempts.size > 0) {
+      await m.query(`UPDATE lead l SET attempt_count = a.n FROM unnest($1::int[], $2::int[]) AS a(id, n) WHERE l.id = a.id`, [
+        [...attempts.keys()],
+        [...attempts.values()],
+      ]);
+    }
+  }
+
+  private async statuses(m: EntityManager): Promise<DemoStatuses | null> {
     const statuses: { id: number; category: string; is_callback: boolean }[] = await m.query(`SELECT id, category, is_callback FROM call_status ORDER BY id`);
     const pick = (category: string, callback = false) => statuses.find((s) => s.category === category && s.is_callback === callback)?.id;
     const answered = pick('answered');
     const noAnswer = pick('not-answered');
     const failed = pick('failed');
     const callback = statuses.find((s) => s.is_callback)?.id ?? answered;
-    if (!answered || !noAnswer || !failed || !callback) return;
-    const rnd = seededRandom(20261122);
-    const rows: unknown[][] = [];
-    const attempts = new Map<number, number>();
-    for (const lead of leads) {
-      if (lead.sips.length === 0 || rnd() < 0.3) continue;
-      const count = 1 + Math.floor(rnd() * 4);
-      let at = new Date(lead.createdAt).getTime() + 60_000 * (2 + Math.floor(rnd() * 30));
-      for (let i = 0; i < count; i++) {
-        const last = i === count - 1;
-        const roll = rnd();
-        const statusId = !last ? (roll < 0.75 ? noAnswer : failed) : roll < 0.55 ? answered : roll < 0.7 ? callback : roll < 0.9 ? noAnswer : failed;
-        const reached = statusId === answered || statusId === callback;
-        const wait = reached ? 5 + Math.floor(rnd() * 20) : statusId === noAnswer ? 30 + Math.floor(rnd() * 15) : Math.floor(rnd() * 5);
-        const talk = reached ? 40 + Math.floor(rnd() * 400) : 0;
-        const agent = lead.agents.length && reached ? lead.agents[Math.floor(rnd() * lead.agents.length)] : null;
-        rows.push([
-          lead.orderId,
-          lead.id,
-          agent,
-          lead.sips[i % lead.sips.length],
-          statusId,
-          reached ? (rnd() < 0.6 ? 'client' : 'agent') : statusId === failed ? 'system' : null,
-          rnd() < 0.9 ? 'outgoing' : 'incoming',
-          wait + talk + 1,
-          wait,
-          talk,
-          rnd() < 0.4,
-          lead.phone.replace(/^\+/, ''),
-          reached && talk > 0,
-          statusId === callback,
-          `demo-${lead.id}-${i + 1}`,
-          new Date(at),
-        ]);
-        at += 60_000 * [5, 30, 120, 1440][Math.min(i, 3)];
-      }
-      attempts.set(lead.id, count);
-    }
-    const COLUMNS = 16;
-    for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500);
+    if (!answered || !noAnswer || !failed || !callback) return null;
+    return { answered, noAnswer, failed, callback };
+  }
+
+  private async insertCalls(m: EntityManager, rows: unknown[][]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
       const values = chunk.map((_, r) => `(${Array.from({ length: COLUMNS }, (_, c) => `$${r * COLUMNS + c + 1}`).join(', ')})`).join(',\n');
       await m.query(
         `INSERT INTO call (order_id, lead_id, user_id, sip_endpoint_id, status_id, finish_initiator, direction,
@@ -77,11 +84,56 @@ export class CallsDemoSeed {
         chunk.flat(),
       );
     }
-    if (attempts.size > 0) {
-      await m.query(`UPDATE lead l SET attempt_count = a.n FROM unnest($1::int[], $2::int[]) AS a(id, n) WHERE l.id = a.id`, [
-        [...attempts.keys()],
-        [...attempts.values()],
-      ]);
-    }
   }
+}
+
+/** One to four attempts at a lead, a few minutes to a day apart; only the last one may reach the client. */
+function leadCalls(lead: DemoLead, st: DemoStatuses, rnd: () => number): unknown[][] {
+  const rows: unknown[][] = [];
+  const count = 1 + Math.floor(rnd() * 4);
+  let at = new Date(lead.createdAt).getTime() + 60_000 * (2 + Math.floor(rnd() * 30));
+  for (let i = 0; i < count; i++) {
+    const last = i === count - 1;
+    const roll = rnd();
+    const statusId = !last
+      ? roll < 0.75
+        ? st.noAnswer
+        : st.failed
+      : roll < 0.55
+        ? st.answered
+        : roll < 0.7
+          ? st.callback
+          : roll < 0.9
+            ? st.noAnswer
+            : st.failed;
+    rows.push(callRow(lead, i, statusId, st, new Date(at), rnd));
+    at += 60_000 * [5, 30, 120, 1440][Math.min(i, 3)];
+  }
+  return rows;
+}
+
+/** The values of one call, in the order of the INSERT's columns. */
+function callRow(lead: DemoLead, i: number, statusId: number, st: DemoStatuses, createdAt: Date, rnd: () => number): unknown[] {
+  const reached = statusId === st.answered || statusId === st.callback;
+  const wait = reached ? 5 + Math.floor(rnd() * 20) : statusId === st.noAnswer ? 30 + Math.floor(rnd() * 15) : Math.floor(rnd() * 5);
+  const talk = reached ? 40 + Math.floor(rnd() * 400) : 0;
+  const agent = lead.agents.length && reached ? lead.agents[Math.floor(rnd() * lead.agents.length)] : null;
+  return [
+    lead.orderId,
+    lead.id,
+    agent,
+    lead.sips[i % lead.sips.length],
+    statusId,
+    reached ? (rnd() < 0.6 ? 'client' : 'agent') : statusId === st.failed ? 'system' : null,
+    rnd() < 0.9 ? 'outgoing' : 'incoming',
+    wait + talk + 1,
+    wait,
+    talk,
+    rnd() < 0.4,
+    lead.phone.replace(/^\+/, ''),
+    reached && talk > 0,
+    statusId === st.callback,
+    `demo-${lead.id}-${i + 1}`,
+    createdAt,
+  ];
 }

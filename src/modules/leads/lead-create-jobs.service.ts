@@ -5,8 +5,10 @@ import { DomainError, FieldError } from '../../common/domain-error';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { databaseUnavailableReason } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { errorKind, JobOutcome, JobQueueService } from '../queue/job-queue.service';
-import { InjectWorkerDataSource } from '../queue/worker-database';
+import { errorKind } from '../queue/domain/job-outcomes';
+import type { JobOutcome } from '../queue/domain/queue-definition';
+import { JobQueueService } from '../queue/job-queue.service';
+import { InjectWorkerDataSource } from '../queue/persistence/worker-database';
 import type { CreateLeadInput } from './domain/lead';
 import { duplicateWindowStart } from './domain/lead-links';
 import type { NewLead } from './domain/new-lead';
@@ -210,7 +212,7 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
    * job stays `queued` for ever. Returns how many were settled.
    */
   async settleLostJobs(): Promise<number> {
-    return this.jobs.failOrphaned(LEAD_CREATE_QUEUE, INTERNAL_FAILURE, this.workerDb.manager);
+    return this.jobs.failOrphaned((ids) => this.queue.liveJobIds(LEAD_CREATE_QUEUE, ids, this.workerDb.manager), INTERNAL_FAILURE, this.workerDb.manager);
   }
 
   /** processCreateJobs' set-based path: throws (settling nothing but validation failures) if any statement fails. */

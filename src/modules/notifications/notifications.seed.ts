@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { Audience, NotificationContent } from './domain/notification';
+import { UsersService } from '../users/users.service';
+import { NotificationsService } from './notifications.service';
 import { NotificationsRepository } from './persistence/notifications.repository';
 
 interface DemoNotification extends NotificationContent {
@@ -49,28 +51,31 @@ export const DEMO_NOTIFICATIONS: DemoNotification[] = [
  */
 @Injectable()
 export class NotificationsDemoSeed {
-  constructor(seeder: DemoSeeder, repo: NotificationsRepository) {
-    seeder.add({
-      name: 'notifications',
-      order: 60,
-      run: async (m: EntityManager) => {
-        const users: { id: number; email: string }[] = await m.query(`SELECT id, lower(email) AS email FROM app_user ORDER BY id`);
-        if (users.length === 0) return;
-        for (const n of DEMO_NOTIFICATIONS) {
-          let audience: Audience;
-          if ('email' in n.audience) {
-            const user = users.find((u) => u.email === (n.audience as { email: string }).email) ?? users[0];
-            audience = { scope: 'private', userId: user.id };
-          } else {
-            audience = n.audience;
-          }
-          const content = { type: n.type, level: n.level, title: n.title, text: n.text };
-          const id = await repo.insertNotification(m, audience, content);
-          await repo.fanOut(m, id, audience, n.type, { email: true, messenger: true });
-          if (n.failed) await repo.settleForDemo(m, id, { status: 'failed', channel: n.failed.channel, error: n.failed.error, attempts: 6 });
-          await repo.settleForDemo(m, id, { status: 'sent' });
-        }
-      },
-    });
+  constructor(
+    seeder: DemoSeeder,
+    private readonly notifications: NotificationsService,
+    private readonly repo: NotificationsRepository,
+    private readonly users: UsersService,
+  ) {
+    seeder.add({ name: 'notifications', order: 60, run: (m) => this.run(m) });
+  }
+
+  private async run(m: EntityManager): Promise<void> {
+    const users = await this.users.lockContacts({}, m);
+    if (users.length === 0) return;
+    for (const n of DEMO_NOTIFICATIONS) {
+      let audience: Audience;
+      if ('email' in n.audience) {
+        const email = n.audience.email;
+        const user = users.find((u) => u.email.toLowerCase() === email) ?? users[0];
+        audience = { scope: 'private', userId: user.id };
+      } else {
+        audience = n.audience;
+      }
+      const content = { type: n.type, level: n.level, title: n.title, text: n.text };
+      const { notificationId: id } = await this.notifications.store(m, audience, content, { email: true, messenger: true });
+      if (n.failed) await this.repo.settleForDemo(m, id, { status: 'failed', channel: n.failed.channel, error: n.failed.error, attempts: 6 });
+      await this.repo.settleForDemo(m, id, { status: 'sent' });
+    }
   }
 }

@@ -2,7 +2,8 @@ import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { JobQueueService, QueueConsumerReport } from '../queue/job-queue.service';
+import type { QueueConsumerReport } from '../queue/domain/queue-definition';
+import { JobQueueService } from '../queue/job-queue.service';
 
 /** Route label of requests no route matched: one series, whatever the path (bounded cardinality). */
 export const UNMATCHED_ROUTE = '<unmatched>';
@@ -50,12 +51,17 @@ export class MetricsService {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
+    this.registerPoolGauge();
+    this.registerQueueGauges();
+  }
+
+  private registerPoolGauge(): void {
     const pool = () => (this.ds.driver as unknown as { master?: PgPool }).master;
     new Gauge({
       name: 'db_pool_connections',
       help: 'Connections of this instance to PostgreSQL, by state',
       labelNames: ['state'],
-      registers,
+      registers: [this.registry],
       collect() {
         const p = pool();
         if (!p) return;
@@ -64,6 +70,9 @@ export class MetricsService {
         this.set({ state: 'waiting_clients' }, p.waitingCount);
       },
     });
+  }
+
+  private registerQueueGauges(): void {
     // Both queue gauges come from the same report: one query per scrape, shared for a second.
     let report: { at: number; rows: Promise<QueueConsumerReport[]> } | null = null;
     const readQueues = (): Promise<QueueConsumerReport[]> => {
@@ -78,6 +87,7 @@ export class MetricsService {
       }
       return report.rows;
     };
+    const registers = [this.registry];
     new Gauge({
       name: 'queue_backlog_jobs',
       help: 'Jobs waiting to run, per queue (fleet-wide)',

@@ -1,119 +1,23 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PgBoss, type Job, type JobResult, type Queue } from 'pg-boss';
+import { PgBoss, type Job, type JobResult } from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
-import { databaseUnavailableReason, sqlState } from '../../common/pg-errors';
+import { databaseUnavailableReason } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { DATABASE_URL } from '../../database/tokens';
-import { type PreparedStatement, queryPrepared } from '../../database/prepared-query';
-import { withRowCte } from './row-with-job';
-
-export interface QueueDefinition<T> {
-  name: string;
-  /** Consumers this queue needs across the fleet for the health check to pass. */
-  neededConsumers: number;
-  /**
-   * Jobs a consumer claims per fetch (default 1). Above 1 a consumer keeps fetching without
-   * waiting while batches come back full (bursts drain at handler speed, not one job per poll)
-   * and settles each job on its own: a job whose handler throws is retried alone.
-   */
-  batchSize?: number;
-  /** Queue options (retries, backoff, dead letter, ...) applied when the queue is created. */
-  options?: Omit<Queue, 'name'>;
-  handle(job: Job<T>): Promise<unknown>;
-  /**
-   * With `batchSize` above 1: the jobs of one fetch handled together (set-based work), instead of
-   * `handle` once per job. Returns one outcome per job, in the jobs' order; a failed job is retried
-   * (or dead-lettered) per the queue's options, on its own. A throw fails every job of the batch.
-   * The batch's jobs are settled together either way: pg-boss completes them in one statement and
-   * fails them in another.
-   */
-  handleBatch?(jobs: Job<T>[]): Promise<JobOutcome[]>;
-}
-
-/** A batch handler's verdict on one job: done (with its output, if any), or failed with its error. */
-export type JobOutcome = { ok: true; output?: object } | { ok: false; error: unknown };
-
-export interface QueueConsumerReport {
-  queue_name: string;
-  success: boolean;
-  data: { current_consumers_count: number; needle_consumers_count: number; backlog: number };
-}
-
-/**
- * The merged statements of sendWithRow, by pg-boss's statement and the row's: built once, run as
- * named statements (pg-boss's insert is long; parsing and planning it was most of an accept's
- * PostgreSQL time). Module-wide, so a name always stands for one text on any connection.
- */
-const mergedStatements = new Map<string, PreparedStatement | null>();
-
-function mergedStatement(jobInsert: string, rowInsert: string): PreparedStatement | null {
-  const key = `${rowInsert}\u0000${jobInsert}`;
-  let statement = mergedStatements.get(key);
-  if (statement === undefined) {
-    const text = withRowCte(jobInsert, rowInsert);
-    statement = text === null ? null : { name: `row_with_job_${mergedStatements.size + 1}`, text };
-    mergedStatements.set(key, statement);
-  }
-  return statement;
-}
+import { queryPrepared } from '../../database/prepared-query';
+import { errorKind, fetchOutcomes, settledResults } from './domain/job-outcomes';
+import { consumerReport, QueueConsumerReport, QueueDefinition } from './domain/queue-definition';
+import { QueueRepository } from './persistence/queue.repository';
+import { mergedStatement } from './persistence/row-with-job';
 
 const HEARTBEAT_MS = 10_000;
 const HEARTBEAT_STALE_S = 35;
-/**
- * An error as its class and code (`QueryFailedError 23505`, `Error ECONNREFUSED`), for log lines
- * about jobs: never its message, which can quote the values of a statement (a phone, a name).
- */
-export function errorKind(err: unknown): string {
-  if (!err || typeof err !== 'object') return typeof err;
-  const ctor = err.constructor?.name;
-  const own = (err as { name?: unknown }).name;
-  const name = ctor && ctor !== 'Object' ? ctor : typeof own === 'string' ? own : 'error';
-  const code = sqlState(err) ?? databaseUnavailableReason(err);
-  return code ? `${name} ${code}` : name;
-}
 
-/**
- * A fetch's outcomes, one per job in the jobs' order: from the batch handler (a throw fails every
- * job), or each job's own `handle`, the jobs running concurrently, bounded by the pool their
- * handler uses (see worker-database.ts).
- */
-export async function fetchOutcomes<T>(def: Pick<QueueDefinition<T>, 'handle' | 'handleBatch'>, jobs: Job<T>[]): Promise<JobOutcome[]> {
-  if (def.handleBatch) {
-    try {
-      return await def.handleBatch(jobs);
-    } catch (error) {
-      return jobs.map(() => ({ ok: false, error }));
-    }
-  }
-  return Promise.all(
-    jobs.map(async (job): Promise<JobOutcome> => {
-      try {
-        return { ok: true, output: (await def.handle(job)) ?? undefined };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    }),
-  );
-}
-
-/**
- * pg-boss's per-job results for a fetch's outcomes (a job without one fails), and the failed jobs
- * by error. A failure's stored output is the error's class and code: its message can quote
- * statement values.
- */
-export function settledResults<T>(jobs: Job<T>[], outcomes: JobOutcome[]): { results: JobResult[]; failures: Map<unknown, Job<T>[]> } {
-  const failures = new Map<unknown, Job<T>[]>();
-  const results = jobs.map((job, i): JobResult => {
-    const outcome: JobOutcome = outcomes[i] ?? { ok: false, error: new Error('no outcome returned by the batch handler') };
-    if (outcome.ok) return { id: job.id, status: 'completed', output: outcome.output };
-    const failed = failures.get(outcome.error);
-    if (failed) failed.push(job);
-    else failures.set(outcome.error, [job]);
-    return { id: job.id, status: 'failed', output: { error: errorKind(outcome.error) } };
-  });
-  return { results, failures };
+/** pg-boss's `db` option for a caller's transaction: its statements then run on `m`. */
+function inTransaction(m: EntityManager | undefined) {
+  return m ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: await m.query<unknown[]>(text, values) }) } : undefined;
 }
 
 /**
@@ -135,6 +39,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE_URL) databaseUrl: string,
     private readonly ds: DataSource,
+    private readonly repo: QueueRepository,
   ) {
     this.boss = new PgBoss({
       connectionString: databaseUrl,
@@ -161,6 +66,15 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.createOrUpdateQueues();
+    if (this.config.workers <= 0) return;
+    await this.startWorkers();
+    await this.beat();
+    this.heartbeat = setInterval(() => void this.beat().catch((e: unknown) => reportDatabaseError(DATABASE_SOURCE, e, this.logger)), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  private async createOrUpdateQueues(): Promise<void> {
     for (const def of this.queues.values()) {
       if (!(await this.boss.getQueue(def.name))) {
         await this.boss.createQueue(def.name, def.options ?? {});
@@ -171,7 +85,9 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
         await this.boss.updateQueue(def.name, changeable);
       }
     }
-    if (this.config.workers <= 0) return;
+  }
+
+  private async startWorkers(): Promise<void> {
     for (const def of this.queues.values()) {
       const batchSize = def.batchSize ?? 1;
       if (batchSize <= 1) {
@@ -184,9 +100,6 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
         async (jobs) => this.handleFetch(def, jobs),
       );
     }
-    await this.beat();
-    this.heartbeat = setInterval(() => void this.beat().catch((e: unknown) => reportDatabaseError(DATABASE_SOURCE, e, this.logger)), HEARTBEAT_MS);
-    this.heartbeat.unref();
   }
 
   /**
@@ -210,7 +123,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => this.logger.warn(`stop: ${e.message}`));
-    await this.ds.query(`DELETE FROM queue_consumer WHERE instance_id = $1`, [this.instanceId]).catch(() => undefined);
+    await this.repo.forgetInstance(this.instanceId).catch(() => undefined);
   }
 
   /**
@@ -218,10 +131,7 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
    * it exists exactly when the caller's writes commit.
    */
   async send<T extends object>(queue: string, data: T, options: { id?: string; manager?: EntityManager } = {}): Promise<string> {
-    const db = options.manager
-      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: await options.manager!.query<unknown[]>(text, values) }) }
-      : undefined;
-    const id = await this.boss.send(queue, data, { id: options.id, db });
+    const id = await this.boss.send(queue, data, { id: options.id, db: inTransaction(options.manager) });
     if (!id) throw new Error(`job for ${queue} was not created`);
     return id;
   }
@@ -263,51 +173,33 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
    */
   async sendMany<T extends object>(queue: string, items: T[], options: { manager?: EntityManager } = {}): Promise<void> {
     if (items.length === 0) return;
-    const db = options.manager
-      ? { executeSql: async (text: string, values?: unknown[]) => ({ rows: await options.manager!.query<unknown[]>(text, values) }) }
-      : undefined;
     await this.boss.insert(
       queue,
       items.map((data) => ({ data })),
-      { db },
+      { db: inTransaction(options.manager) },
     );
   }
 
   private async beat(): Promise<void> {
     const names = [...this.queues.keys()];
     if (names.length === 0) return;
-    await this.ds.query(
-      `INSERT INTO queue_consumer (instance_id, queue_name, consumers, seen_at)
-       SELECT $1, unnest($2::text[]), $3, now()
-       ON CONFLICT (instance_id, queue_name) DO UPDATE SET consumers = EXCLUDED.consumers, seen_at = now()`,
-      [this.instanceId, names, this.config.workers],
-    );
+    await this.repo.beat(this.instanceId, names, this.config.workers);
   }
 
-  /**
-   * Fleet-wide consumer counts (from heartbeats) and backlog per registered queue, in one round trip.
-   * Backlog = jobs waiting to run (created or retry), counted exactly through pg-boss's own partial
-   * index on waiting jobs (its cached queue statistics lag by up to a minute).
-   */
+  /** Fleet-wide consumer counts (from heartbeats) and exact backlog per registered queue, in one round trip. */
   async report(): Promise<QueueConsumerReport[]> {
     const names = [...this.queues.keys()];
     if (names.length === 0) return [];
-    const rows: { name: string; consumers: number; backlog: number }[] = await this.ds.query(
-      `SELECT q.name,
-              (SELECT coalesce(sum(consumers), 0)::int FROM queue_consumer c
-                WHERE c.queue_name = q.name AND c.seen_at > now() - make_interval(secs => $2)) AS consumers,
-              (SELECT count(*)::int FROM pgboss.job j WHERE j.name = q.name AND j.state < 'active') AS backlog
-       FROM unnest($1::text[]) AS q(name)`,
-      [names, HEARTBEAT_STALE_S],
-    );
-    return rows.map((r) => {
-      const needed = this.queues.get(r.name)!.neededConsumers;
-      return {
-        queue_name: r.name,
-        success: r.consumers >= needed,
-        data: { current_consumers_count: r.consumers, needle_consumers_count: needed, backlog: r.backlog },
-      };
-    });
+    const rows = await this.repo.consumersAndBacklog(names, HEARTBEAT_STALE_S);
+    return rows.map((r) => consumerReport(r.name, r.consumers, this.queues.get(r.name)!.neededConsumers, r.backlog));
+  }
+
+  /**
+   * Those of `ids` whose job in `queue` is still waiting or running (not completed, failed, cancelled
+   * or gone), on `m` when given: for a module that settles its own rows of jobs the queue lost.
+   */
+  liveJobIds(queue: string, ids: readonly string[], m?: EntityManager): Promise<Set<string>> {
+    return this.repo.liveJobIds(queue, ids, m);
   }
 
   /** Whether pg-boss's own pool reaches the database; a closed queue answers no (and its outage probe stops). */

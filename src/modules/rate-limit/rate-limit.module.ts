@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { PgThrottlerStorage } from './persistence/pg-throttler.storage';
-import { RATE_LIMITER, RateLimitGuard } from './rate-limit.guard';
+import { RATE_LIMITER, RateLimitGuard } from './http/rate-limit.guard';
 
 /**
  * Per-API-key rate limiting, off unless `RATE_LIMIT_REQUESTS` is set. The limiter is not a

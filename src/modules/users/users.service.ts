@@ -3,7 +3,7 @@ import { DomainError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { isUniqueViolation } from '../../common/pg-errors';
-import { User, UserInput, toUserFields } from './domain/user';
+import { ContactFilter, User, UserContact, UserInput, toUserFields } from './domain/user';
 import { USER_EMAIL_INDEX, UserFilter, UsersRepository } from './persistence/users.repository';
 import { USER_ERRORS } from './domain/users.errors';
 import type { EntityManager } from 'typeorm';
@@ -55,5 +55,18 @@ export class UsersService {
   /** Which of `ids` exist, for other modules' reference checks; inside a transaction, pass its manager. */
   existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
     return this.users.existingIds(ids, m);
+  }
+
+  /**
+   * Which of `ids` exist, each locked against deletion until `m`'s transaction ends: for another
+   * module's rows that are about to reference them.
+   */
+  lockExisting(ids: readonly number[], m: EntityManager): Promise<number[]> {
+    return this.users.lockExisting(ids, m);
+  }
+
+  /** Contacts of the users `filter` selects (all users when empty), by id, locked like `lockExisting`. */
+  lockContacts(filter: ContactFilter, m: EntityManager): Promise<UserContact[]> {
+    return this.users.lockContacts(filter, m);
   }
 }

@@ -2,11 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { DataSource, EntityManager } from 'typeorm';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { InjectWorkerDataSource } from '../queue/worker-database';
+import { InjectWorkerDataSource } from '../queue/persistence/worker-database';
 import { attemptOutcome, AttemptOutcome } from './domain/retry-schedule';
 import { webhookHeaders } from './domain/signature';
 import { ClaimedDelivery, DeliveryTarget, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
-import { SendResult, WebhookSender } from './webhook-sender';
+import { SendResult, WebhookSender } from './http/webhook-sender';
 
 /** Beyond the attempt's own timeout, how long a claimed delivery stays invisible to other claims. */
 const LEASE_MARGIN_MS = 20_000;

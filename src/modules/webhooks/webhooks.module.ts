@@ -5,13 +5,13 @@ import { EventOutbox } from '../events/event-outbox.service';
 import { EventsModule } from '../events/events.module';
 import { ObservabilityModule } from '../observability/observability.module';
 import { OrdersModule } from '../orders/orders.module';
-import { WebhookEventFeed, WebhookEventOutbox } from './event-source';
+import { WebhookEventFeed, WebhookEventOutbox } from './persistence/event-source';
 import { WebhooksV2Controller } from './http/webhooks.v2.controller';
 import { WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
 import { WebhooksRepository } from './persistence/webhooks.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
-import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookMetrics } from './webhook-metrics';
+import { WebhookDispatcher } from './webhook-dispatcher.worker';
+import { WebhookMetrics } from './http/webhook-metrics';
 import { WebhooksDemoSeed } from './webhooks.seed';
 import { WEBHOOK_EVENT_TYPES, WebhooksService } from './webhooks.service';
 

@@ -4,7 +4,7 @@ import { isoDateTime } from '../../common/dates';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { generateSecret } from './domain/signature';
 import { TEST_EVENT_TYPE } from './domain/webhook';
-import { WebhookEventOutbox } from './event-source';
+import { WebhookEventOutbox } from './persistence/event-source';
 import { WebhooksRepository } from './persistence/webhooks.repository';
 
 export const DEMO_WEBHOOK_URL = 'https://crm.example.com/hooks/callcenter';

@@ -7,9 +7,9 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { OrdersService } from '../orders/orders.service';
 import { generateSecret } from './domain/signature';
 import { checkUrlShape, DeliveryStatus, normaliseEvents, TEST_EVENT_TYPE, Webhook, WebhookDelivery } from './domain/webhook';
-import { WebhookEventOutbox } from './event-source';
+import { WebhookEventOutbox } from './persistence/event-source';
 import { WebhookFields, WebhooksRepository } from './persistence/webhooks.repository';
-import { refusedHostReason } from './webhook-sender';
+import { refusedHostReason } from './http/webhook-sender';
 import { WEBHOOK_ERRORS } from './domain/webhooks.errors';
 
 /** How long the previous secret keeps signing after a rotation. */

@@ -39,6 +39,7 @@ const callsRepository: SqlSnapshot = {
     ),
     listPage('the widest UNION ALL: 8 orders x 8 agents, 64 branches', { orderIds: seq(8), userIds: seq(8, 101) }),
     listPage('past 64 combinations: agents become a condition, one branch per order', { orderIds: [3, 4], userIds: seq(33, 101) }),
+    listPage('no agent (userIds 0) beside an agent: the agent filter a condition, one branch per order', { orderIds: [3, 4], userIds: [0, 7] }),
     stats('leads: counted exactly through (lead_id, id)', { leadIds: [11, 12], statusIds: [1] }),
     stats('one order: the (order, status) counters, all time', { orderIds: [3] }),
     stats('orders and statuses over whole days: the (order, status) counters, boundary hours exactly', {
@@ -53,6 +54,7 @@ const callsRepository: SqlSnapshot = {
       from: HOURS_RANGE.from,
       to: HOURS_RANGE.to,
     }),
+    stats('no agent (userIds 0): counted exactly, the per-user counters leave such calls out', { orderIds: [3], userIds: [0, 7] }),
     stats('no order nor lead (refused by the service): counted exactly', { userIds: [7] }),
   ],
 };

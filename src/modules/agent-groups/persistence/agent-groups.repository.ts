@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
-import { UserEntity } from '../../users/persistence/user.entity';
 import { AgentGroup, AgentGroupNames } from '../domain/agent-group';
 import { AgentGroupEntity, AgentGroupMemberEntity } from './agent-group.entity';
 import { insertedId } from '../../../database/insert-result';
@@ -45,13 +44,6 @@ export class AgentGroupsRepository {
     const rows = await this.members().find({ where: { groupId: In(groupIds) }, order: { groupId: 'ASC', userId: 'ASC' } });
     for (const r of rows) out.set(r.groupId, [...(out.get(r.groupId) ?? []), r.userId]);
     return out;
-  }
-
-  /** Which of these user ids exist; locks them against deletion until the transaction ends. */
-  async existingUserIds(ids: number[], m: EntityManager): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const users = await m.getRepository(UserEntity).find({ select: { id: true }, where: { id: In(ids) }, lock: { mode: 'for_key_share' } });
-    return users.map((u) => u.id);
   }
 
   async insert(names: AgentGroupNames, actor: number, m: EntityManager): Promise<number> {

@@ -5,7 +5,7 @@ import type { AuthedRequest, Scope } from '../../../common/auth-context';
 import { raiseDeferredInputError } from '../../../common/input-checks';
 import { ApiKeysService } from '../api-keys.service';
 import { AUTH_ERRORS } from '../domain/auth.errors';
-import { RATE_LIMITER, type RateLimiter } from '../../rate-limit/rate-limit.guard';
+import { RATE_LIMITER, type RateLimiter } from '../../rate-limit/http/rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators';
 
 /** What a route asks of its caller: nothing (@Public) or a key with this scope. */

@@ -17,11 +17,15 @@ export interface CallRow {
   createdAt: Date;
 }
 
+/** The user id of a call no agent processed, as filters take it and calls show it (stored as NULL). */
+export const NO_AGENT = 0;
+
 /** What GET /v2/call/ filters on. */
 export interface CallFilter {
   leadIds?: number[];
   /** A list needs leadIds or orderIds (the service checks). */
   orderIds?: number[];
+  /** Agents' ids; NO_AGENT among them adds the calls no agent processed. */
   userIds?: number[];
   statusIds?: number[];
   /** Inclusive bounds on created_at. */

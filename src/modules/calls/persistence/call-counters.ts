@@ -1,5 +1,5 @@
 import { CounterFilter, CounterSet } from '../../../database/counters/counter-set';
-import type { CallFilter } from '../domain/call';
+import { type CallFilter, NO_AGENT } from '../domain/call';
 
 /**
  * Counters behind the exact `total` of GET /v2/call/ (database/counters; schema made by migration
@@ -30,7 +30,8 @@ export const CALL_USER_COUNTERS = new CounterSet({
  * How a call list counts its total:
  * - leadIds given (any other filters): exactly, from the calls of those leads via the
  *   (lead_id, id) index; a lead has a few calls (its dialing attempts), so this stays small;
- * - orderIds with userIds: the (order, user, status) counters;
+ * - orderIds with userIds: the (order, user, status) counters; exactly when NO_AGENT is among
+ *   them, as those counters leave out the calls without a user;
  * - orderIds without userIds: the (order, status) counters;
  * - neither (the service refuses such lists): exactly.
  * Counters take statusIds and createdAt ranges (whole days and hours from counters, the at most
@@ -39,7 +40,7 @@ export const CALL_USER_COUNTERS = new CounterSet({
 export type CallCounting = { kind: 'exact' } | { kind: 'counters'; set: CounterSet; filter: CounterFilter };
 
 export function callCounting(f: CallFilter): CallCounting {
-  if (f.leadIds?.length || !f.orderIds?.length) return { kind: 'exact' };
+  if (f.leadIds?.length || !f.orderIds?.length || f.userIds?.includes(NO_AGENT)) return { kind: 'exact' };
   const range = { from: f.from ?? null, to: f.to ?? null };
   if (f.userIds?.length) {
     return { kind: 'counters', set: CALL_USER_COUNTERS, filter: { keys: { order_id: f.orderIds, user_id: f.userIds, status_id: f.statusIds }, ...range } };

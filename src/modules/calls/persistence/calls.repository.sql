@@ -136,6 +136,17 @@ SELECT
   client_phone AS "clientPhone", has_records AS "hasRecords", created_at AS "createdAt" FROM (SELECT page.id FROM ((SELECT t.id FROM call t WHERE t.order_id = $5 AND t.id >= $1 AND t.id <= $2 AND t.user_id = ANY($3::int[]) ORDER BY t.id LIMIT $4)
     UNION ALL (SELECT t.id FROM call t WHERE t.order_id = $6 AND t.id >= $1 AND t.id <= $2 AND t.user_id = ANY($3::int[]) ORDER BY t.id LIMIT $4)) page ORDER BY page.id LIMIT $7 OFFSET $8) page JOIN call USING (id) ORDER BY id;
 
+-- CallsRepository.listPage: no agent (userIds 0) beside an agent: the agent filter a condition, one branch per order
+-- inputs: filter: { orderIds: [3, 4], userIds: [0, 7] }, offset: 0, limit: 50, ids: { minId: 1000, maxId: 900000 }
+-- $1 = [7], $2 = 1000, $3 = 900000, $4 = 50, $5 = 3, $6 = 4, $7 = 50, $8 = 0
+SELECT
+  id, order_id AS "orderId", lead_id AS "leadId", user_id AS "userId", sip_endpoint_id AS "sipEndpointId",
+  status_id AS "statusId", finish_initiator AS "finishInitiator", direction,
+  total_duration_seconds AS "totalDurationSeconds", wait_time_duration_seconds AS "waitTimeDurationSeconds",
+  talk_time_duration_seconds AS "talkTimeDurationSeconds", is_predictive AS "isPredictive",
+  client_phone AS "clientPhone", has_records AS "hasRecords", created_at AS "createdAt" FROM (SELECT page.id FROM ((SELECT t.id FROM call t WHERE t.order_id = $5 AND (t.user_id = ANY($1::int[]) OR t.user_id IS NULL) AND t.id >= $2 AND t.id <= $3 ORDER BY t.id LIMIT $4)
+    UNION ALL (SELECT t.id FROM call t WHERE t.order_id = $6 AND (t.user_id = ANY($1::int[]) OR t.user_id IS NULL) AND t.id >= $2 AND t.id <= $3 ORDER BY t.id LIMIT $4)) page ORDER BY page.id LIMIT $7 OFFSET $8) page JOIN call USING (id) ORDER BY id;
+
 -- CallsRepository.stats: leads: counted exactly through (lead_id, id)
 -- inputs: filter: { leadIds: [11, 12], statusIds: [1] }
 -- $1 = [11,12], $2 = [1]
@@ -170,6 +181,11 @@ SELECT (coalesce(sum(n) FILTER (WHERE whole), 0) + (SELECT count(*) FROM call WH
 SELECT (coalesce(sum(n) FILTER (WHERE whole), 0) + (SELECT count(*) FROM call WHERE order_id = ANY($15::int[]) AND user_id = ANY($16::int[]) AND ((created_at >= $11 AND created_at < $12) OR (created_at >= $13 AND created_at <= $14))))::bigint AS n, min(min_id) AS lo, max(max_id) AS hi
   FROM (SELECT n, min_id, max_id, hour >= $1 AND hour < $2 AS whole FROM call_user_count_hour WHERE order_id = ANY($3::int[]) AND user_id = ANY($4::int[]) AND hour >= $5 AND hour <= $6
     UNION ALL SELECT n, min_id, max_id, hour >= $1 AND hour < $2 FROM call_user_count_delta WHERE order_id = ANY($7::int[]) AND user_id = ANY($8::int[]) AND hour >= $9 AND hour <= $10) c;
+
+-- CallsRepository.stats: no agent (userIds 0): counted exactly, the per-user counters leave such calls out
+-- inputs: filter: { orderIds: [3], userIds: [0, 7] }
+-- $1 = [3], $2 = [7]
+SELECT count(*)::bigint AS n, min(id) AS lo, max(id) AS hi FROM call WHERE order_id = ANY($1::int[]) AND (user_id = ANY($2::int[]) OR user_id IS NULL);
 
 -- CallsRepository.stats: no order nor lead (refused by the service): counted exactly
 -- inputs: filter: { userIds: [7] }

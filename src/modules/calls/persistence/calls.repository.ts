@@ -5,7 +5,7 @@ import { CountStats } from '../../../database/counters/counter-set';
 import { SqlParams, whereOf } from '../../../database/sql-params';
 import { callCounting } from './call-counters';
 import type { Queryable } from '../../../database/read-database';
-import type { CallFilter, CallRow } from '../domain/call';
+import { type CallFilter, type CallRow, NO_AGENT } from '../domain/call';
 
 export type NewCall = Omit<CallRow, 'id'> & {
   callbackRequested: boolean;
@@ -25,11 +25,19 @@ function conditions(p: SqlParams, f: CallFilter, alias = '', skip: readonly stri
   const add = (column: string, sql: () => string) => void (!skip.includes(column) && conds.push(`${alias}${column}${sql()}`));
   if (f.leadIds?.length) add('lead_id', () => ` = ANY(${p.add(f.leadIds)}::int[])`);
   if (f.orderIds?.length) add('order_id', () => ` = ANY(${p.add(f.orderIds)}::int[])`);
-  if (f.userIds?.length) add('user_id', () => ` = ANY(${p.add(f.userIds)}::int[])`);
+  if (f.userIds?.length && !skip.includes('user_id')) conds.push(agentCondition(p, f.userIds, `${alias}user_id`));
   if (f.statusIds?.length) add('status_id', () => ` = ANY(${p.add(f.statusIds)}::int[])`);
   if (f.from) conds.push(`${alias}created_at >= ${p.add(f.from)}`);
   if (f.to) conds.push(`${alias}created_at <= ${p.add(f.to)}`);
   return conds;
+}
+
+/** `userIds` on `column`: the agents' ids, and NULL when NO_AGENT is among them. */
+function agentCondition(p: SqlParams, userIds: number[], column: string): string {
+  const agents = userIds.filter((id) => id !== NO_AGENT);
+  if (agents.length === userIds.length) return `${column} = ANY(${p.add(agents)}::int[])`;
+  if (agents.length === 0) return `${column} IS NULL`;
+  return `(${column} = ANY(${p.add(agents)}::int[]) OR ${column} IS NULL)`;
 }
 
 /**
@@ -40,6 +48,8 @@ function conditions(p: SqlParams, f: CallFilter, alias = '', skip: readonly stri
  */
 function pageKeys(f: CallFilter): PageKey[] {
   if (f.leadIds?.length) return [{ column: 'lead_id', values: f.leadIds }];
+  // A branch per key value matches with `=`, which NULL never does: with NO_AGENT the agents are a condition.
+  if (f.userIds?.includes(NO_AGENT)) return [{ column: 'order_id', values: f.orderIds ?? [] }];
   return [
     { column: 'order_id', values: f.orderIds ?? [] },
     { column: 'user_id', values: f.userIds ?? [] },

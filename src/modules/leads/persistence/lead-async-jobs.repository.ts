@@ -13,6 +13,9 @@ export interface AsyncJob {
   finishedAt: Date | null;
 }
 
+/** Queued rows the lost-job sweep reads and checks against the queue per round. */
+const ORPHAN_SWEEP_PAGE = 1000;
+
 /** `lead_async_job`: the client-visible state of an asynchronous lead creation. */
 @Injectable()
 export class LeadAsyncJobsRepository {
@@ -83,17 +86,40 @@ export class LeadAsyncJobsRepository {
   }
 
   /**
-   * Marks `failed` every `queued` row whose pg-boss job (same id, in `queue`) is neither waiting
-   * nor running: one statement. A row and its pg-boss job commit together, and pg-boss moves a
-   * job between states in one statement, so a row seen here without a live job has truly lost it.
-   * Reads only the queued rows (partial index lead_async_job_queued_idx).
+   * Marks `failed` every `queued` row whose job `liveIds` (the queue's answer) says is neither waiting
+   * nor running, a page at a time. A row and its job commit together, so a queued row without a live
+   * job has lost it; one finished meanwhile is no longer `queued` and stays as it is.
    */
-  async failOrphaned(queue: string, errors: FieldError[], m: EntityManager = this.ds.manager): Promise<number> {
+  async failOrphaned(liveIds: (ids: string[]) => Promise<Set<string>>, errors: FieldError[], m: EntityManager = this.ds.manager): Promise<number> {
+    let failed = 0;
+    let after: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await this.queuedPage(m, after);
+      if (page.length === 0) return failed;
+      const live = await liveIds(page.map((r) => r.id));
+      const lost = page.filter((r) => !live.has(r.id)).map((r) => r.id);
+      if (lost.length > 0) failed += await this.failQueued(m, lost, errors);
+      if (page.length < ORPHAN_SWEEP_PAGE) return failed;
+      after = page[page.length - 1];
+    }
+  }
+
+  /** Queued rows by (created_at, id) after `after`; created_at as text, to resume at its full precision. */
+  private queuedPage(m: EntityManager, after?: { createdAt: string; id: string }): Promise<{ createdAt: string; id: string }[]> {
+    const select = `SELECT id, created_at::text AS "createdAt" FROM lead_async_job WHERE state = 'queued'`;
+    if (!after) return m.query(`${select} ORDER BY created_at, id LIMIT $1`, [ORPHAN_SWEEP_PAGE]);
+    return m.query(`${select} AND (created_at, id) > ($2::timestamptz, $3::uuid) ORDER BY created_at, id LIMIT $1`, [
+      ORPHAN_SWEEP_PAGE,
+      after.createdAt,
+      after.id,
+    ]);
+  }
+
+  /** Marks these rows `failed` with the same errors, those still `queued` only; returns how many. */
+  private async failQueued(m: EntityManager, ids: string[], errors: FieldError[]): Promise<number> {
     const [, affected]: [unknown[], number] = await m.query(
-      `UPDATE lead_async_job l SET state = 'failed', errors = $2, finished_at = now()
-        WHERE l.state = 'queued'
-          AND NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = $1 AND j.id = l.id AND j.state IN ('created', 'retry', 'active'))`,
-      [queue, JSON.stringify(errors)],
+      `UPDATE lead_async_job SET state = 'failed', errors = $2, finished_at = now() WHERE id = ANY($1::uuid[]) AND state = 'queued'`,
+      [ids, JSON.stringify(errors)],
     );
     return affected;
   }

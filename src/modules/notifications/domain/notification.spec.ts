@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { chunk, describeError, emailSubject, isFinalAttempt, LAST_ERROR_MAX_LENGTH, messengerMessage, wantsChannel } from './notification';
+import {
+  chunk,
+  describeError,
+  emailSubject,
+  isFinalAttempt,
+  LAST_ERROR_MAX_LENGTH,
+  messengerMessage,
+  NOT_CONFIGURED,
+  plannedDeliveries,
+  wantsChannel,
+} from './notification';
 
 describe('wantsChannel', () => {
   const on = { enabled: true, priority: null, address: 'a@example.com' } as const;
@@ -77,5 +87,38 @@ describe('chunk', () => {
   });
   it('rejects a size below 1', () => {
     expect(() => chunk([1], 0)).toThrow(RangeError);
+  });
+});
+
+describe('plannedDeliveries', () => {
+  const pref = (address: string | null) => ({ enabled: true, priority: null, address });
+  const both = { email: true, messenger: true };
+
+  it('gives every recipient an inbox row and active ones the external channels they want, by user and channel name', () => {
+    const rows = plannedDeliveries(
+      [
+        { id: 9, isActive: true, email: pref('b@example.com'), messenger: pref(null) },
+        { id: 3, isActive: true, email: pref('a@example.com'), messenger: pref('42') },
+        { id: 5, isActive: false, email: pref('c@example.com'), messenger: pref('43') },
+      ],
+      'default',
+      both,
+    );
+    expect(rows.map((r) => [r.userId, r.channel, r.status, r.address])).toEqual([
+      [3, 'email', 'pending', 'a@example.com'],
+      [3, 'inbox', 'delivered', null],
+      [3, 'messenger', 'pending', '42'],
+      [5, 'inbox', 'delivered', null],
+      [9, 'email', 'pending', 'b@example.com'],
+      [9, 'inbox', 'delivered', null],
+    ]);
+  });
+
+  it('stores the rows of a channel not configured here as skipped, saying why', () => {
+    const [email] = plannedDeliveries([{ id: 1, isActive: true, email: pref('a@example.com'), messenger: pref(null) }], 'urgent', {
+      email: false,
+      messenger: true,
+    });
+    expect(email).toEqual({ userId: 1, channel: 'email', status: 'skipped', address: 'a@example.com', lastError: NOT_CONFIGURED.email });
   });
 });

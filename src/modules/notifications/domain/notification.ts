@@ -1,7 +1,7 @@
 /**
  * Notifications: what they are, who gets them on which channel, and how a delivery is worded.
- * Plain TypeScript; the fan-out SQL in persistence/ mirrors `wantsChannel` (the e2e tests check
- * it against this function over every combination of preferences).
+ * Plain TypeScript; the e2e tests check the stored deliveries against `wantsChannel` over every
+ * combination of preferences.
  */
 
 export const NOTIFICATION_TYPES = ['default', 'urgent'] as const;
@@ -61,6 +61,50 @@ export function wantsChannel(pref: ChannelPreference, type: NotificationType): b
   if (!pref.enabled) return false;
   if (pref.priority === 'urgent' && type !== 'urgent') return false;
   return pref.address !== null && pref.address.trim() !== '';
+}
+
+/** A user the notification is for, with a preference per external channel. */
+export interface Recipient {
+  id: number;
+  isActive: boolean;
+  email: ChannelPreference;
+  messenger: ChannelPreference;
+}
+
+/** One row of a notification's fan-out: its user, channel, initial status and, for a skipped row, why. */
+export interface PlannedDelivery {
+  userId: number;
+  channel: Channel;
+  status: DeliveryStatus;
+  address: string | null;
+  lastError: string | null;
+}
+
+/** Which external channels this instance can deliver to; rows of the others are stored as `skipped`. */
+export type ConfiguredChannels = Record<ExternalChannel, boolean>;
+
+export const NOT_CONFIGURED: Record<ExternalChannel, string> = {
+  email: 'channel not configured (SMTP_URL is not set)',
+  messenger: 'channel not configured (MESSENGER_BOT_URL is not set)',
+};
+
+/**
+ * The fan-out, by recipient and channel name: an inbox row per recipient (delivered when stored),
+ * and a row per external channel an active recipient wants (`pending`, or `skipped` when the
+ * channel is not configured here).
+ */
+export function plannedDeliveries(recipients: readonly Recipient[], type: NotificationType, configured: ConfiguredChannels): PlannedDelivery[] {
+  const rows: PlannedDelivery[] = [];
+  for (const r of [...recipients].sort((a, b) => a.id - b.id)) {
+    const external = (channel: ExternalChannel): PlannedDelivery | null => {
+      if (!r.isActive || !wantsChannel(r[channel], type)) return null;
+      const ready = configured[channel];
+      return { userId: r.id, channel, status: ready ? 'pending' : 'skipped', address: r[channel].address, lastError: ready ? null : NOT_CONFIGURED[channel] };
+    };
+    const inbox: PlannedDelivery = { userId: r.id, channel: 'inbox', status: 'delivered', address: null, lastError: null };
+    for (const row of [external('email'), inbox, external('messenger')]) if (row) rows.push(row);
+  }
+  return rows;
 }
 
 /** Outbox rows per delivery job: a job sends its rows a few at a time; retries resend only the unsent ones. */

@@ -10,6 +10,7 @@ import {
   NotificationLevel,
   NotificationScope,
   NotificationType,
+  PlannedDelivery,
 } from '../domain/notification';
 import type { Page } from '../../../common/envelope';
 import { findPage } from '../../../database/page';
@@ -43,50 +44,37 @@ export interface PendingDelivery extends NotificationContent {
   attempts: number;
 }
 
-export interface FanOutResult {
-  recipients: number;
-  /** Ids of the outbox rows to deliver (bigint, as text), per channel, ascending. */
-  pending: Record<ExternalChannel, string[]>;
-}
-
-/** Which external channels this instance can deliver to; rows of the others are stored as `skipped`. */
-export interface ConfiguredChannels {
-  email: boolean;
-  messenger: boolean;
-}
-
-export const NOT_CONFIGURED: Record<ExternalChannel, string> = {
-  email: 'channel not configured (SMTP_URL is not set)',
-  messenger: 'channel not configured (MESSENGER_BOT_URL is not set)',
-};
-
-/**
- * `wantsChannel` (domain/notification.ts) in SQL, for one recipient row `r`: the user is active, the
- * channel is enabled, its priority lets the type through ($2), and the address is not blank.
- */
-const wants = (enabled: string, priority: string, address: string) =>
-  `(r.is_active AND r.${enabled} AND (r.${priority} IS NULL OR $2 = 'urgent') AND btrim(coalesce(r.${address}, '')) <> '')`;
-
-/** Plain SQL: the fan-out is set-based (one statement whatever the audience size). */
+/** Plain SQL: a notification and its whole fan-out are stored in one statement, whatever the audience size. */
 @Injectable()
 export class NotificationsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** Locks the user against deletion for the rest of the transaction; false when there is none. */
-  async lockUser(m: EntityManager, userId: number): Promise<boolean> {
-    const rows: unknown[] = await m.query(`SELECT 1 FROM app_user WHERE id = $1 FOR KEY SHARE`, [userId]);
-    return rows.length > 0;
-  }
-
-  async userExists(userId: number): Promise<boolean> {
-    const rows: unknown[] = await this.ds.query(`SELECT 1 FROM app_user WHERE id = $1`, [userId]);
-    return rows.length > 0;
-  }
-
-  async insertNotification(m: EntityManager, audience: Audience, content: NotificationContent): Promise<number> {
-    const rows: { id: number }[] = await m.query(
-      `INSERT INTO notification (scope, type, level, title, text, target_group, target_user_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+  /**
+   * One statement: the notification (with its recipient count, the inbox rows) and its delivery
+   * rows, in the order given; returns its id and the ids of the rows left `pending`, per channel.
+   */
+  async insertWithDeliveries(
+    m: EntityManager,
+    audience: Audience,
+    content: NotificationContent,
+    deliveries: PlannedDelivery[],
+  ): Promise<{ notificationId: number; pending: Record<ExternalChannel, string[]> }> {
+    const rows: { notificationId: number; email: string[]; messenger: string[] }[] = await m.query(
+      `WITH n AS (
+         INSERT INTO notification (scope, type, level, title, text, target_group, target_user_id, recipient_count)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+       ), ins AS (
+         INSERT INTO notification_delivery (notification_id, user_id, channel, status, address, last_error, sent_at)
+         SELECT n.id, d.user_id, d.channel, d.status, d.address, d.last_error, CASE WHEN d.channel = 'inbox' THEN now() END
+         FROM n, unnest($9::int[], $10::varchar[], $11::varchar[], $12::varchar[], $13::varchar[]) WITH ORDINALITY
+           AS d (user_id, channel, status, address, last_error, ord)
+         ORDER BY d.ord
+         RETURNING id, channel, status
+       )
+       SELECT (SELECT id FROM n) AS "notificationId",
+              coalesce(array_agg(id::text ORDER BY id) FILTER (WHERE status = 'pending' AND channel = 'email'), '{}') AS email,
+              coalesce(array_agg(id::text ORDER BY id) FILTER (WHERE status = 'pending' AND channel = 'messenger'), '{}') AS messenger
+       FROM ins`,
       [
         audience.scope,
         content.type,
@@ -95,64 +83,16 @@ export class NotificationsRepository {
         content.text,
         audience.scope === 'group' ? audience.group : null,
         audience.scope === 'private' ? audience.userId : null,
+        deliveries.filter((d) => d.channel === 'inbox').length,
+        deliveries.map((d) => d.userId),
+        deliveries.map((d) => d.channel),
+        deliveries.map((d) => d.status),
+        deliveries.map((d) => d.address),
+        deliveries.map((d) => d.lastError),
       ],
     );
-    return rows[0].id;
-  }
-
-  /**
-   * One statement: an inbox row per recipient (delivered at once), plus an e-mail and a messenger
-   * row per recipient whose preferences want it (`pending`, or `skipped` when the channel is not
-   * configured), and the notification's recipient count.
-   */
-  async fanOut(m: EntityManager, notificationId: number, audience: Audience, type: NotificationType, channels: ConfiguredChannels): Promise<FanOutResult> {
-    const params: unknown[] = [notificationId, type, channels.email, channels.messenger, NOT_CONFIGURED.email, NOT_CONFIGURED.messenger];
-    let recipients: string;
-    switch (audience.scope) {
-      case 'group':
-        params.push(audience.group);
-        recipients = `u.access_group = $7 AND u.is_active`;
-        break;
-      case 'private':
-        params.push(audience.userId);
-        recipients = `u.id = $7`;
-        break;
-      case 'public':
-        recipients = `u.is_active`;
-        break;
-    }
-    const rows: { recipients: number; email: string[]; messenger: string[] }[] = await m.query(
-      `WITH r AS (
-         SELECT u.id, u.is_active, u.email, u.email_notifications_enabled, u.email_notifications_priority,
-                u.telegram_chat_id, u.telegram_notifications_enabled, u.telegram_notifications_priority
-         FROM app_user u WHERE ${recipients}
-       ), ins AS (
-         INSERT INTO notification_delivery (notification_id, user_id, channel, status, address, last_error, sent_at)
-         SELECT $1, r.id, c.channel,
-                CASE WHEN c.channel = 'inbox' THEN 'delivered' WHEN c.configured THEN 'pending' ELSE 'skipped' END,
-                c.address,
-                CASE WHEN c.channel <> 'inbox' AND NOT c.configured THEN c.reason END,
-                CASE WHEN c.channel = 'inbox' THEN now() END
-         FROM r
-         CROSS JOIN LATERAL (VALUES
-           ('inbox', NULL::varchar, true, true, NULL::varchar),
-           ('email', r.email::varchar, ${wants('email_notifications_enabled', 'email_notifications_priority', 'email')}, $3::boolean, $5::varchar),
-           ('messenger', r.telegram_chat_id::varchar, ${wants('telegram_notifications_enabled', 'telegram_notifications_priority', 'telegram_chat_id')}, $4::boolean, $6::varchar)
-         ) AS c (channel, address, wanted, configured, reason)
-         WHERE c.wanted
-         ORDER BY r.id, c.channel
-         RETURNING id, channel, status
-       ), counted AS (
-         UPDATE notification SET recipient_count = (SELECT count(*) FROM ins WHERE channel = 'inbox') WHERE id = $1
-       )
-       SELECT count(*) FILTER (WHERE channel = 'inbox')::int AS recipients,
-              coalesce(array_agg(id::text ORDER BY id) FILTER (WHERE status = 'pending' AND channel = 'email'), '{}') AS email,
-              coalesce(array_agg(id::text ORDER BY id) FILTER (WHERE status = 'pending' AND channel = 'messenger'), '{}') AS messenger
-       FROM ins`,
-      params,
-    );
     const [row] = rows;
-    return { recipients: row.recipients, pending: { email: row.email, messenger: row.messenger } };
+    return { notificationId: row.notificationId, pending: { email: row.email, messenger: row.messenger } };
   }
 
   /** A user's notifications (those with an inbox row for them), by id. */

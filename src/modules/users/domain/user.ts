@@ -50,6 +50,26 @@ export interface User {
   updatedAt: Date;
 }
 
+/** Users to reach: one by id, or by access group and activity (absent fields do not filter). */
+export interface ContactFilter {
+  id?: number;
+  accessGroup?: AccessGroup;
+  isActive?: boolean;
+}
+
+/** What reaching a user takes: whether they are active, their addresses and their notification settings. */
+export type UserContact = Pick<
+  User,
+  | 'id'
+  | 'email'
+  | 'isActive'
+  | 'emailNotificationsEnabled'
+  | 'emailNotificationsPriority'
+  | 'telegramChatId'
+  | 'telegramNotificationsEnabled'
+  | 'telegramNotificationsPriority'
+>;
+
 /** The writable part of a user (everything but id and the timestamps the service keeps). */
 export type UserFields = Omit<User, 'id' | 'createdAt' | 'updatedAt'>;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { definedFields } from '../../../common/defined-fields';
-import { AccessGroup, User, UserFields } from '../domain/user';
+import { AccessGroup, ContactFilter, User, UserContact, UserFields } from '../domain/user';
 import { UserEntity } from './user.entity';
 import { returnedId } from '../../../database/insert-result';
 import { existingIds } from '../../../database/existing-ids';
@@ -12,6 +12,17 @@ export interface UserFilter {
   accessGroup?: AccessGroup;
   isActive?: boolean;
 }
+
+const CONTACT_COLUMNS = {
+  id: true,
+  email: true,
+  isActive: true,
+  emailNotificationsEnabled: true,
+  emailNotificationsPriority: true,
+  telegramChatId: true,
+  telegramNotificationsEnabled: true,
+  telegramNotificationsPriority: true,
+} as const;
 
 /** The unique index that makes e-mails unique regardless of case. */
 export const USER_EMAIL_INDEX = 'app_user_email_idx';
@@ -47,6 +58,18 @@ export class UsersRepository {
   async update(id: number, patch: Partial<UserFields>): Promise<boolean> {
     const result = await this.users().update({ id }, definedFields(patch));
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Which of `ids` exist, locked against deletion until `m`'s transaction ends (FOR KEY SHARE). */
+  async lockExisting(ids: readonly number[], m: EntityManager): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const users = await this.users(m).find({ select: { id: true }, where: { id: In([...ids]) }, lock: { mode: 'for_key_share' } });
+    return users.map((u) => u.id);
+  }
+
+  /** The contacts of the users `filter` selects, by id, locked against deletion until `m`'s transaction ends. */
+  lockContacts(filter: ContactFilter, m: EntityManager): Promise<UserContact[]> {
+    return this.users(m).find({ select: CONTACT_COLUMNS, where: definedFields(filter), order: { id: 'ASC' }, lock: { mode: 'for_key_share' } });
   }
 
   /** Which of `ids` exist (reference checks of other modules), on `m` when given. */

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { type DateRange, DateRangeQuery } from '../../../../common/date-range';
-import { MAX_IDS_PER_FILTER, PageQuery, PositiveIds } from '../../../../common/query';
+import { IdsOrZero, MAX_IDS_PER_FILTER, PageQuery, PositiveIds } from '../../../../common/query';
 
 const MAX_SECONDS = 7 * 24 * 3600;
 
@@ -86,7 +86,14 @@ export class ListCallsQuery extends PageQuery {
   @PositiveIds()
   orderIds?: number[];
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER }) @PositiveIds() userIds?: number[];
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    maxItems: MAX_IDS_PER_FILTER,
+    description: `Agents who processed the calls; 0 = no agent (the calls shown with userId 0), e.g. userIds=0,3; at most ${MAX_IDS_PER_FILTER}`,
+  })
+  @IdsOrZero()
+  userIds?: number[];
   @ApiPropertyOptional({ type: 'integer', isArray: true, maxItems: MAX_IDS_PER_FILTER }) @PositiveIds() statusIds?: number[];
 
   /** createdAt[0] / createdAt[1]: documented on the controller. */

@@ -1,3 +1,5 @@
+import type { PreparedStatement } from '../../../database/prepared-query';
+
 /**
  * pg-boss inserts jobs with one statement whose payload is its only parameter, read through
  * `json_to_recordset($1::text::json)`; without NOTIFY it is an `INSERT ... SELECT`, with NOTIFY a
@@ -19,4 +21,23 @@ export function withRowCte(jobInsert: string, rowInsert: string): string | null 
   if (/^WITH\s/i.test(gated)) return `WITH ${ROW_CTE} AS (${row}), ${gated.slice(5)}`;
   if (/^INSERT\s/i.test(gated)) return `WITH ${ROW_CTE} AS (${row}) ${gated}`;
   return null;
+}
+
+/**
+ * The merged statements of JobQueueService.sendWithRow, by pg-boss's statement and the row's: built
+ * once, run as named statements (pg-boss's insert is long; parsing and planning it was most of an
+ * accept's PostgreSQL time). Module-wide, so a name always stands for one text on any connection.
+ */
+const mergedStatements = new Map<string, PreparedStatement | null>();
+
+/** `withRowCte` of the two statements as a named statement; null when pg-boss's has another shape. */
+export function mergedStatement(jobInsert: string, rowInsert: string): PreparedStatement | null {
+  const key = `${rowInsert}\u0000${jobInsert}`;
+  let statement = mergedStatements.get(key);
+  if (statement === undefined) {
+    const text = withRowCte(jobInsert, rowInsert);
+    statement = text === null ? null : { name: `row_with_job_${mergedStatements.size + 1}`, text };
+    mergedStatements.set(key, statement);
+  }
+  return statement;
 }

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
-import { fail, ok } from '../../common/envelope';
-import { HealthService } from './health.service';
+import { fail, ok } from '../../../common/envelope';
+import { HealthService } from '../health.service';
 
 /**
  * The container probes of a worker-only instance (WORKERS_ONLY=true), which serves no API: a

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../config/app.config';
+import { ConfigError, loadConfig } from './app.config';
 
 describe('API_KEY in the configuration', () => {
   it('refuses a key shorter than 32 characters, naming the variable but not echoing the key', () => {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../config/app.config';
+import { ConfigError, loadConfig } from './app.config';
 
 describe('EVENT_RETENTION_DAYS', () => {
   it('defaults to 30 days and takes 1..3650', () => {

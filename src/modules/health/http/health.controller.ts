@@ -1,10 +1,10 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { fail } from '../../common/envelope';
-import { ApiEnvelope, ApiErrors, envelopeOf } from '../../common/openapi/envelope.decorators';
-import { Public } from '../auth/http/auth.decorators';
-import { HealthService } from './health.service';
+import { fail } from '../../../common/envelope';
+import { ApiEnvelope, ApiErrors, envelopeOf } from '../../../common/openapi/envelope.decorators';
+import { Public } from '../../auth/http/auth.decorators';
+import { HealthService } from '../health.service';
 
 class HealthComponentDataView {
   @ApiProperty({ example: 0.002, description: 'seconds the check took' }) executionTime: number;

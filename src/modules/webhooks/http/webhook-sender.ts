@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent } from 'undici';
-import { ipLiteral, refusedAddressReason } from './domain/address-policy';
+import { ipLiteral, refusedAddressReason } from '../domain/address-policy';
 
 export interface SendResult {
   /** The HTTP status, or null when none arrived (refused address, connection error, timeout). */

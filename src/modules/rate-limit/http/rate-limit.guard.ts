@@ -1,8 +1,8 @@
 import { ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard } from '@nestjs/throttler';
-import { DomainError } from '../../common/domain-error';
-import type { AuthedRequest } from '../../common/auth-context';
-import { RATE_LIMIT_ERRORS } from './domain/rate-limit.errors';
+import { DomainError } from '../../../common/domain-error';
+import type { AuthedRequest } from '../../../common/auth-context';
+import { RATE_LIMIT_ERRORS } from '../domain/rate-limit.errors';
 
 /** Injection token of the limiter; `null` when rate limiting is switched off. */
 export const RATE_LIMITER = Symbol('RATE_LIMITER');

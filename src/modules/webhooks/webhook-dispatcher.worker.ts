@@ -3,11 +3,12 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../common/domain-error';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { InjectWorkerDataSource } from '../queue/worker-database';
+import { InjectWorkerDataSource } from '../queue/persistence/worker-database';
 import { ALL_EVENTS, matchesWebhook, TEST_EVENT_TYPE } from './domain/webhook';
-import { deliveryBody, FeedEvent, WebhookEventFeed } from './event-source';
+import { deliveryBody, FeedEvent } from './domain/feed-event';
+import { WebhookEventFeed } from './persistence/event-source';
 import { attemptOutcome, AttemptOutcome } from './domain/retry-schedule';
-import { SendResult } from './webhook-sender';
+import { SendResult } from './http/webhook-sender';
 import { DeliveryTarget, NewDelivery, Subscription, WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
-import { MetricsService } from '../observability/metrics.service';
-import { WebhookDeliveriesRepository } from './persistence/webhook-deliveries.repository';
+import { DATABASE_SOURCE, reportDatabaseError } from '../../../common/outage-log';
+import { MetricsService } from '../../observability/metrics.service';
+import { WebhookDeliveriesRepository } from '../persistence/webhook-deliveries.repository';
 
 /**
  * The delivery backlog on `GET /metrics`, fleet-wide, read at scrape time in one query (the

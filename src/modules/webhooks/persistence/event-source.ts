@@ -1,18 +1,10 @@
 import type { EntityManager } from 'typeorm';
+import type { FeedEvent } from '../domain/feed-event';
 
 /**
  * What webhooks need of the events module, as ports (the module binds them to EventFeed and
  * EventOutbox): the feed in commit order, never skipping, and the outbox for `webhook.test`.
  */
-export interface FeedEvent {
-  position: number;
-  id: string;
-  type: string;
-  timestamp: string;
-  data: object;
-  orderId: number | null;
-}
-
 export abstract class WebhookEventFeed {
   abstract read(after: number, limit: number, filter: { types?: string[]; orderIds?: number[] }): Promise<{ list: FeedEvent[]; next: number }>;
   /** The position of the latest event numbered so far (0 when none). */
@@ -21,9 +13,4 @@ export abstract class WebhookEventFeed {
 
 export abstract class WebhookEventOutbox {
   abstract append(m: EntityManager, e: { type: string; orderId: number | null; data: object }): Promise<void>;
-}
-
-/** The body of a delivery: the event as the feed shows it, without its position and order id. */
-export function deliveryBody(e: FeedEvent): string {
-  return JSON.stringify({ id: e.id, type: e.type, timestamp: e.timestamp, data: e.data });
 }

@@ -1,5 +1,6 @@
 import type { Job } from 'pg-boss';
-import { fetchOutcomes, type JobOutcome, settledResults } from './job-queue.service';
+import { fetchOutcomes, settledResults } from './job-outcomes';
+import type { JobOutcome } from './queue-definition';
 
 const job = (id: string, retryCount = 0) => ({ id, retryCount, data: {} }) as Job<object>;
 
