@@ -5,7 +5,6 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import helmet from 'helmet';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { replyWithEnvelope } from './common/envelope-reply';
-import { staticHeaders } from './common/static-headers';
 import { bodyLimitFor, distinctBodyLimits, formatBytes } from './common/body-limits';
 import { checkInputSafety, deferBodyErrors, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './common/input-checks';
 import { MAX_IDS_PER_FILTER, parseQueryString, QUERY_PARAMETER_LIMIT } from './common/query';
@@ -49,15 +48,12 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   // Security headers on every response, errors and /docs included. Swagger UI's page has inline
   // styles (its scripts are files of its own); no upgrade-insecure-requests, as an instance
   // reached over plain http (a container on a LAN address) would then break its own docs page.
-  // helmet's headers are the same on every response: worked out once (static-headers.ts).
   app.use(
-    staticHeaders(
-      helmet({
-        contentSecurityPolicy: {
-          directives: { 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
-        },
-      }),
-    ),
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
+      },
+    }),
   );
   // CORS only for the origins CORS_ORIGINS lists: integrators call from servers, not browsers.
   const { corsOrigins } = app.get<AppConfig>(APP_CONFIG);
