@@ -1,10 +1,11 @@
-import { INestApplication } from '@nestjs/common';
-import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import type { DynamicModule, NestApplicationOptions } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Response } from 'express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
-import { replyWithEnvelope } from './common/envelope-reply';
+import { EnvelopeExpressAdapter } from './common/envelope-express-adapter';
 import { bodyLimitFor, distinctBodyLimits, formatBytes } from './common/body-limits';
 import { checkInputSafety, deferBodyErrors, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './common/input-checks';
 import { MAX_IDS_PER_FILTER, parseQueryString, QUERY_PARAMETER_LIMIT } from './common/query';
@@ -41,10 +42,17 @@ function documentBodyLimits(document: OpenAPIObject): void {
 }
 
 /**
- * Everything about the HTTP surface that is not a module: body parsing, query parsing,
- * validation, OpenAPI. Shared by main.ts and the e2e tests so they exercise the same app.
+ * The application as main.ts, the e2e tests and the benches run it: Nest on Express with the
+ * success envelope (EnvelopeExpressAdapter), and the HTTP surface of configureApp.
  */
-export function configureApp(app: NestExpressApplication): INestApplication {
+export async function createApp(module: DynamicModule, options: Omit<NestApplicationOptions, 'bodyParser'> = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module, new EnvelopeExpressAdapter(), { ...options, bodyParser: false });
+  configureApp(app);
+  return app;
+}
+
+/** Everything about the HTTP surface that is not a module: body parsing, query parsing, validation, OpenAPI. */
+function configureApp(app: NestExpressApplication): void {
   // Security headers on every response, errors and /docs included. Swagger UI's page has inline
   // styles (its scripts are files of its own); no upgrade-insecure-requests, as an instance
   // reached over plain http (a container on a LAN address) would then break its own docs page.
@@ -74,8 +82,6 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.set('trust proxy', true);
   app.disable('x-powered-by');
   app.useGlobalPipes(createValidationPipe());
-  // Every handler's result in the success envelope (API.md), written where Nest replies.
-  replyWithEnvelope(app.getHttpAdapter() as ExpressAdapter);
 
   const doc = new DocumentBuilder()
     .setTitle('Call-center integration API')
@@ -114,5 +120,4 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   const document = SwaggerModule.createDocument(app, doc);
   documentBodyLimits(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
-  return app;
 }
