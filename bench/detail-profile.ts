@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { Pool } from 'pg';
+import { startAppBuilds } from './support/app-builds';
 import { startChild } from './support/child';
 import { createBenchDatabase, startBenchCluster } from './support/cluster';
 import { getRandomIds, idRange } from './support/load';
@@ -13,8 +14,8 @@ import { LoadTarget, measuredLoad } from './support/measured-load';
  * (after `npm run build`). Starts the service and the bare server (WORKERS=0), seeds, measures CPU
  * per request of `GET /v2/lead/detail/{id}/` and the bare SELECT by id (best of BENCH_ROUNDS, 16
  * connections), then profiles both and prints the heaviest functions (self and inclusive).
- * BENCH_BASELINE_DIST=<another build's dist/>: that build's app runs too, interleaved (A/B on one
- * database, in the same run).
+ * BENCH_BASELINE_DIST=<another build's dist/> (comma-separated for several): those builds' apps
+ * run too, interleaved (A/B on one database, in the same run).
  */
 
 const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 4);
@@ -62,19 +63,9 @@ async function main(): Promise<void> {
   const cluster = await startBenchCluster();
   const db = await createBenchDatabase(cluster);
   const pool = new Pool({ connectionString: db.url, max: 2 });
-  const appEnv = JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000', ...JSON.parse(process.env.BENCH_APP_EXTRA_ENV ?? '{}') });
-  const app = await startChild<Ready>('app-server.js', {
-    BENCH_APP_DATABASE_URL: db.url,
-    BENCH_APP_ENV: appEnv,
-  });
+  const appEnv = { WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000', ...(JSON.parse(process.env.BENCH_APP_EXTRA_ENV ?? '{}') as Record<string, string>) };
+  const [{ child: app }, ...baselines] = await startAppBuilds(db.url, appEnv);
   const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
-  const baselineDist = process.env.BENCH_BASELINE_DIST;
-  const baseline = baselineDist
-    ? await startChild<Ready>(path.relative(path.join(__dirname, 'support'), path.join(baselineDist, 'bench/support/app-server.js')), {
-        BENCH_APP_DATABASE_URL: db.url,
-        BENCH_APP_ENV: appEnv,
-      })
-    : null;
   try {
     await app.call('seed');
     await pool.query(`INSERT INTO bare_item (name, phone) SELECT 'Bench', '+7916' || g FROM generate_series(1, 20000) g`);
@@ -89,9 +80,9 @@ async function main(): Promise<void> {
         app,
       ],
     ];
-    if (baseline) {
-      const t: LoadTarget = { pid: baseline.pid, cluster, databaseUrl: db.url };
-      loads.push(['baseline-detail', getRandomIds(baseline.ready.url, '/v2/lead/detail/', leads, { 'x-api-key': baseline.ready.apiKey! }), t, baseline]);
+    for (const { label, child } of baselines) {
+      const t: LoadTarget = { pid: child.pid, cluster, databaseUrl: db.url };
+      loads.push([`${label} detail`, getRandomIds(child.ready.url, '/v2/lead/detail/', leads, { 'x-api-key': child.ready.apiKey! }), t, child]);
     }
     for (const [name, o, t] of loads) await measuredLoad(name, { ...o, duration: 3, connections: CONNECTIONS }, t);
     const best = new Map<string, { cpu: number; pg: number; rps: number }>();
@@ -110,14 +101,14 @@ async function main(): Promise<void> {
       for (const [name, o, t, child] of loads) {
         await child.call('profile-start');
         await measuredLoad(name, { ...o, duration: SECONDS, connections: CONNECTIONS }, t);
-        const file = await child.call<string>('profile-stop', path.join(os.tmpdir(), `detail-profile-${name}.cpuprofile`));
+        const file = await child.call<string>('profile-stop', path.join(os.tmpdir(), `detail-profile-${name.replace(/\W+/g, '-')}.cpuprofile`));
         console.log(`\n### ${name} (${file})\n${await topFunctions(file)}`);
       }
     }
   } finally {
     await app.stop();
     await bare.stop();
-    await baseline?.stop();
+    for (const { child } of baselines) await child.stop();
     await pool.end();
     await db.drop();
     await cluster.stop();

@@ -1,4 +1,5 @@
 import { authCacheBench } from './auth-cache';
+import { buildAbBench } from './build-ab';
 import { leadBatchBench } from './lead-batch';
 import { leadCreateBench } from './lead-create';
 import { listsBench } from './lists';
@@ -10,8 +11,8 @@ import { BenchSection, writeResults } from './support/report';
 
 /**
  * npm run bench [-- <name>...]: benchmarks that report ratios against baselines measured in the
- * same run. Without names, the set of issue 9 (lead create against bare Express + pg, lead and
- * call lists at 10k and 1M rows); its results go to bench/results/ as JSON and Markdown.
+ * same run. Without names, lead create against bare Express + pg and the lead and call lists at
+ * 10k and 1M rows. Results go to bench/results/ as JSON and Markdown.
  */
 const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   'lead-create': leadCreateBench,
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   observability: observabilityBench,
   'request-cost': requestCostBench,
   webhooks: webhooksBench,
+  'build-ab': buildAbBench,
 };
 const DEFAULT = ['lead-create', 'lists'];
 

@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
+import { createApp } from './app.setup';
 import { ConfigError, loadConfig } from './config/app.config';
 import { startDatabase } from './database/start-database';
 import { bootstrapApiKey } from './modules/auth/bootstrap-api-key';
@@ -36,12 +34,8 @@ async function bootstrap(): Promise<void> {
   const logger = new Logger('Bootstrap');
   const db = await startDatabase(config);
 
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, databaseUrl: db.url }), {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+  const app = await createApp(AppModule.register({ config, databaseUrl: db.url }), { bufferLogs: true });
   app.useLogger(appLogger);
-  configureApp(app);
 
   // Our own signal handling (not Nest's enableShutdownHooks): close the app first, then the embedded database.
   let closing = false;

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
+import { createApp } from '../../src/app.setup';
 import { loadConfig } from '../../src/config/app.config';
 import { DemoSeeder } from '../../src/database/seed/demo-seeder';
 import { ApiKeysService } from '../../src/modules/auth/api-keys.service';
@@ -18,8 +16,7 @@ async function main(): Promise<void> {
   const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>;
   const config = loadConfig(env);
   const databaseUrl = process.env.BENCH_APP_DATABASE_URL!;
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, databaseUrl }), { bodyParser: false, logger: ['error', 'warn'] });
-  configureApp(app);
+  const app = await createApp(AppModule.register({ config, databaseUrl }), { logger: ['error', 'warn'] });
   await app.listen(0, '127.0.0.1');
   const keys = app.get(ApiKeysService);
   const { key } = await keys.create(`bench-${Date.now()}`, ['api', 'admin', 'telephony']);

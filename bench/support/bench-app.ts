@@ -1,6 +1,4 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
@@ -8,7 +6,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
+import { createApp } from '../../src/app.setup';
 import { loadConfig } from '../../src/config/app.config';
 import { runMigrations } from '../../src/database/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
@@ -67,8 +65,7 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
 export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}, opts: { infoLogs?: boolean } = {}): Promise<BenchApp> {
   const config = loadConfig({ WORKERS: '2', ...env });
   const logger = opts.infoLogs ? (['error', 'warn', 'log'] as const) : (['error'] as const);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, databaseUrl }), { bodyParser: false, logger: [...logger] });
-  configureApp(app);
+  const app = await createApp(AppModule.register({ config, databaseUrl }), { logger: [...logger] });
   await app.listen(0, '127.0.0.1');
   const keys = app.get(ApiKeysService);
   const { key } = await keys.create(`bench-${Date.now()}`, ['api', 'admin', 'telephony']);

@@ -20,8 +20,9 @@ interface Reply {
   error?: string;
 }
 
+/** Forks `script` (relative to this directory, or absolute: another build's server) and waits until it is ready. */
 export async function startChild<R>(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<ChildServer<R>> {
-  const child: ChildProcess = fork(path.join(__dirname, script), [], {
+  const child: ChildProcess = fork(path.resolve(__dirname, script), [], {
     env: { ...process.env, ...env },
     execArgv: ['--enable-source-maps', ...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

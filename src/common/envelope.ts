@@ -11,7 +11,7 @@ export function ok<T>(data: T): Envelope<T> {
 
 const COMPLETE = Symbol('complete-envelope');
 
-/** A failure envelope; the success interceptor passes it through untouched. */
+/** A failure envelope; a handler may return one, and it is written as it is. */
 export function fail(message: string, data: unknown = []): Envelope {
   const body = { success: false, message, data };
   Object.defineProperty(body, COMPLETE, { value: true, enumerable: false });
@@ -20,6 +20,11 @@ export function fail(message: string, data: unknown = []): Envelope {
 
 export function isCompleteEnvelope(value: unknown): value is Envelope {
   return typeof value === 'object' && value !== null && COMPLETE in value;
+}
+
+/** What a handler's result becomes on the wire: a failure envelope as it is, else the success envelope ("nothing" is `[]`, API.md). */
+export function successBody(data: unknown): unknown {
+  return isCompleteEnvelope(data) ? data : ok(data === undefined || data === null ? [] : data);
 }
 
 /** List wrapper used by every paginated endpoint. `next` = offset + list.length. */

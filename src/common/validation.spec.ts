@@ -1,6 +1,6 @@
 import { plainToInstance, Type } from 'class-transformer';
-import { ArrayMaxSize, getMetadataStorage, IsArray, IsString, ValidateNested, validateSync } from 'class-validator';
-import { mainConstraintMessage, MaxItemLength, MaxItems, MaxKeys, memoiseValidationMetadata, oversizeFields } from './validation';
+import { ArrayMaxSize, IsArray, IsString, ValidateNested, validateSync } from 'class-validator';
+import { mainConstraintMessage, MaxItemLength, MaxItems, MaxKeys, oversizeFields } from './validation';
 
 describe('mainConstraintMessage', () => {
   it('prefers presence, then type, then allowed values, then ranges and formats', () => {
@@ -75,43 +75,5 @@ describe('oversizeFields: size caps on the raw body, before class-transformer', 
       },
     );
     expect(oversizeFields({ items }, Body)).toHaveLength(1);
-  });
-});
-
-describe('memoiseValidationMetadata', () => {
-  class Parent {
-    @IsString()
-    name!: unknown;
-  }
-  class Child extends Parent {
-    @IsArray()
-    tags!: unknown;
-  }
-  const errorsOf = (cls: new () => object, body: object) =>
-    validateSync(plainToInstance(cls, body), { whitelist: true })
-      .map((e) => [e.property, Object.keys(e.constraints ?? {})])
-      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-
-  it('gives the rules the lookup gives, inherited ones included, and sees classes loaded afterwards', () => {
-    const storage = getMetadataStorage();
-    const before = storage.getTargetValidationMetadatas(Child, '', true, false).map((m) => `${m.propertyName}:${m.name ?? m.type}`);
-    memoiseValidationMetadata(storage);
-    memoiseValidationMetadata(storage); // once only
-    const first = storage.getTargetValidationMetadatas(Child, '', true, false);
-    expect(first.map((m) => `${m.propertyName}:${m.name ?? m.type}`)).toEqual(before);
-    expect(storage.getTargetValidationMetadatas(Child, '', true, false)).toBe(first);
-    expect(errorsOf(Child, { name: 1, tags: 'x' })).toEqual([
-      ['name', ['isString']],
-      ['tags', ['isArray']],
-    ]);
-
-    // A rule registered later (a class loaded after start) is seen: the memo is dropped on registration.
-    class Later extends Child {
-      @IsString()
-      note!: unknown;
-    }
-    expect(errorsOf(Later, { name: 'a', tags: [], note: 2 })).toEqual([['note', ['isString']]]);
-    expect(storage.getTargetValidationMetadatas(Child, '', true, false)).not.toBe(first);
-    expect(errorsOf(Child, { name: 'a', tags: [] })).toEqual([]);
   });
 });

@@ -119,52 +119,8 @@ export function oversizeFields(body: unknown, metatype: new (...args: never[]) =
   return errors;
 }
 
-/**
- * class-validator looks up a class's rules on every validation (and for every nested object) by
- * walking the rules of every class the process has loaded: ~3% of a lead create's CPU, growing
- * with the API. The rules only change when a class is loaded (its decorators register them), so
- * the lookup and its grouping by property are kept per class and options until the next
- * registration. The lists are read-only to class-validator, which only filters and iterates them.
- */
-type MetadataStorage = ReturnType<typeof getMetadataStorage> & { __memoised?: true };
-
-export function memoiseValidationMetadata(storage: MetadataStorage = getMetadataStorage()): void {
-  if (storage.__memoised) return;
-  storage.__memoised = true;
-  const lookup = storage.getTargetValidationMetadatas.bind(storage);
-  const group = storage.groupByPropertyName.bind(storage);
-  let byTarget = new Map<unknown, Map<string, ValidationMetadata[]>>();
-  let grouped = new WeakMap<ValidationMetadata[], Record<string, ValidationMetadata[]>>();
-  const forget = () => {
-    byTarget = new Map();
-    grouped = new WeakMap();
-  };
-  for (const name of ['addValidationMetadata', 'addConstraintMetadata', 'addValidationSchema'] as const) {
-    const add = (storage[name] as (...a: unknown[]) => void).bind(storage);
-    (storage as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
-      forget();
-      add(...args);
-    };
-  }
-  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
-    const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups?.join('\u0000') ?? ''}`;
-    let ofTarget = byTarget.get(target);
-    if (!ofTarget) byTarget.set(target, (ofTarget = new Map<string, ValidationMetadata[]>()));
-    let found = ofTarget.get(key);
-    if (!found) ofTarget.set(key, (found = lookup(target, schema, always, strictGroups, groups)));
-    return found;
-  };
-  storage.groupByPropertyName = (metadata: ValidationMetadata[]) => {
-    let found = grouped.get(metadata);
-    if (!found) grouped.set(metadata, (found = group(metadata)));
-    return found;
-  };
-}
-
-export const createValidationPipe = (): ValidationPipe => {
-  memoiseValidationMetadata();
-  return new ApiValidationPipe(validationOptions);
-};
+/** The app's global pipe: class-validator through Nest's ValidationPipe, with the options above. */
+export const createValidationPipe = (): ValidationPipe => new ApiValidationPipe(validationOptions);
 
 /*
  * Size caps for fields whose contents a domain rule checks later (maps, lists of dates): each

@@ -1,9 +1,8 @@
-import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { App } from 'supertest/types';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
+import { createApp } from '../../src/app.setup';
 import { AppConfig, loadConfig } from '../../src/config/app.config';
 import { ApiKeysService } from '../../src/modules/auth/api-keys.service';
 import type { Scope } from '../../src/common/auth-context';
@@ -25,11 +24,7 @@ export interface TestApp {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({ WORKERS: '1', API_KEY_CACHE_TTL_MS: '0', ...env });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, databaseUrl: db.url }), {
-    bodyParser: false,
-    logger: ['error'],
-  });
-  configureApp(app);
+  const app = await createApp(AppModule.register({ config, databaseUrl: db.url }), { logger: ['error'] });
   await app.init();
   const keys = app.get(ApiKeysService);
   const { key } = await keys.create('test-all', ['api', 'admin', 'telephony']);
@@ -53,11 +48,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
  * restart with other settings): API-only unless `overrides` say otherwise. The caller closes it.
  */
 export async function createSiblingApp(t: TestApp, overrides: Partial<AppConfig> = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.register({ config: { ...t.config, workers: 0, ...overrides }, databaseUrl: t.databaseUrl }),
-    { bodyParser: false, logger: ['error'] },
-  );
-  configureApp(app);
+  const app = await createApp(AppModule.register({ config: { ...t.config, workers: 0, ...overrides }, databaseUrl: t.databaseUrl }), { logger: ['error'] });
   await app.init();
   return app;
 }

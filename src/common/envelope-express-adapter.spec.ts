@@ -1,10 +1,10 @@
 import { StreamableFile } from '@nestjs/common';
-import type { ExpressAdapter } from '@nestjs/platform-express';
+import { ExpressAdapter } from '@nestjs/platform-express';
 import { Readable } from 'node:stream';
-import { fail } from './envelope';
-import { replyWithEnvelope, successBody } from './envelope-reply';
+import { fail, successBody } from './envelope';
+import { EnvelopeExpressAdapter } from './envelope-express-adapter';
 
-describe('the success envelope at reply', () => {
+describe('successBody', () => {
   it('wraps a result, turns nothing into [] and passes a failure envelope through', () => {
     expect(successBody({ id: 1 })).toEqual({ success: true, message: '', data: { id: 1 } });
     expect(successBody(undefined)).toEqual({ success: true, message: '', data: [] });
@@ -13,11 +13,15 @@ describe('the success envelope at reply', () => {
     const failure = fail('One or more components are unavailable', { database: 'down' });
     expect(successBody(failure)).toBe(failure);
   });
+});
 
-  it("wraps what handlers return, not Nest's own error replies or streams", () => {
-    const sent: unknown[] = [];
-    const adapter = { reply: (_res: unknown, body: unknown) => sent.push(body) } as unknown as ExpressAdapter;
-    replyWithEnvelope(adapter);
+describe('EnvelopeExpressAdapter', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it("hands Express's reply what handlers return in the envelope, Nest's own error replies and streams as they are", () => {
+    const sent: unknown[][] = [];
+    jest.spyOn(ExpressAdapter.prototype, 'reply').mockImplementation((_res: unknown, body: unknown, status?: number) => sent.push([body, status]));
+    const adapter = new EnvelopeExpressAdapter();
     adapter.reply({}, { id: 7 });
     adapter.reply({}, undefined);
     adapter.reply({}, { id: 8 }, 201);
@@ -26,12 +30,12 @@ describe('the success envelope at reply', () => {
     const file = new StreamableFile(Readable.from(['x']));
     adapter.reply({}, file);
     expect(sent).toEqual([
-      { success: true, message: '', data: { id: 7 } },
-      { success: true, message: '', data: [] },
-      { success: true, message: '', data: { id: 8 } },
-      error,
-      file,
+      [{ success: true, message: '', data: { id: 7 } }, undefined],
+      [{ success: true, message: '', data: [] }, undefined],
+      [{ success: true, message: '', data: { id: 8 } }, 201],
+      [error, 404],
+      [file, undefined],
     ]);
-    expect(sent[4]).toBe(file);
+    expect(sent[4][0]).toBe(file);
   });
 });

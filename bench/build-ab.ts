@@ -1,0 +1,152 @@
+import type autocannon from 'autocannon';
+import os from 'node:os';
+import { Pool } from 'pg';
+import { AppBuild, AppReady, baselineDists, startAppBuilds } from './support/app-builds';
+import { startChild } from './support/child';
+import { benchLeads } from './support/bench-leads';
+import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
+import { getRandomIds, idRange } from './support/load';
+import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measured-load';
+import { BenchSection } from './support/report';
+
+/**
+ * This build against other builds on the create and detail paths, in one run on one database:
+ * `BENCH_BASELINE_DIST=<checkout>/dist npm run bench -- build-ab` (comma-separated for several).
+ * Every build's app runs in a process of its own without workers; ROUNDS rounds of SECONDS at 16
+ * connections interleave the builds path by path; each build's least disturbed round counts (the
+ * least server CPU per request; the most requests per second). Ratios are this build's throughput
+ * over the baseline's: by server CPU per request (the throughput on cores of their own) and by
+ * requests per second.
+ */
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 4);
+const CONNECTIONS = 16;
+
+interface PathResult {
+  path: string;
+  build: string;
+  /** The round with the least server CPU per request. */
+  best: MeasuredLoad;
+  /** The most requests per second of any round. */
+  mostRequestsPerSecond: number;
+  rounds: MeasuredLoad[];
+}
+
+export async function buildAbBench(): Promise<BenchSection> {
+  if (!baselineDists().length) throw new Error('build-ab compares builds: set BENCH_BASELINE_DIST to the dist/ of another build');
+  const cluster = await startBenchCluster();
+  const db = await createBenchDatabase(cluster);
+  const machine = await describeMachine(db.url);
+  const pool = new Pool({ connectionString: db.url, max: 2 });
+  const env = { WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' };
+  // The demo data is loaded by a process of its own, so that the measured processes have all done the same work before their loads.
+  const seeder = await startChild<AppReady>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify(env) });
+  await seeder.call('seed');
+  await seeder.stop();
+  const builds = await startAppBuilds(db.url, env);
+  const results: PathResult[] = [];
+  try {
+    const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
+    // One stream of bodies for all builds: each create is a new phone (one in ten a duplicate to link), whichever build gets it.
+    const bodies = benchLeads(order);
+    const leads = await idRange(pool, 'lead');
+    const create = (b: AppBuild): autocannon.Options => ({
+      url: `${b.child.ready.url}/v2/lead/create/`,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            headers: { 'content-type': 'application/json', 'x-api-key': b.child.ready.apiKey! },
+            body: JSON.stringify(bodies.lead()),
+          }),
+        },
+      ],
+    });
+    const detail = (b: AppBuild) => getRandomIds(b.child.ready.url, '/v2/lead/detail/', leads, { 'x-api-key': b.child.ready.apiKey! });
+    for (const [name, options] of [
+      ['POST /v2/lead/create/', create],
+      ['GET /v2/lead/detail/{id}/', detail],
+    ] as const) {
+      results.push(...(await interleaved(name, builds, options, (b) => ({ pid: b.child.pid, cluster, databaseUrl: db.url }))));
+    }
+  } finally {
+    for (const b of builds) await b.child.stop();
+    await pool.end();
+    await db.drop();
+    await cluster.stop();
+  }
+  machine.loadEnd = os.loadavg()[0];
+  return {
+    bench: 'build-ab',
+    machine,
+    markdown: markdown(results),
+    data: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, builds: builds.map((b) => b.label), results },
+  };
+}
+
+/** One path on every build: a warm-up each, then ROUNDS rounds taking the builds in turn, each round starting with the next build. */
+async function interleaved(
+  name: string,
+  builds: AppBuild[],
+  options: (b: AppBuild) => autocannon.Options,
+  target: (b: AppBuild) => LoadTarget,
+): Promise<PathResult[]> {
+  const load = (b: AppBuild, duration: number) => measuredLoad(`${name} (${b.label})`, { ...options(b), duration, connections: CONNECTIONS }, target(b));
+  for (const b of builds) await load(b, 2);
+  const rounds = new Map<AppBuild, MeasuredLoad[]>(builds.map((b) => [b, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < builds.length; i++) {
+      const b = builds[(round + i) % builds.length];
+      rounds.get(b)!.push(await load(b, SECONDS));
+    }
+  }
+  return builds.map((b) => {
+    const measured = rounds.get(b)!;
+    const best = [...measured].sort((x, y) => (x.serverCpuMs ?? Infinity) - (y.serverCpuMs ?? Infinity))[0];
+    return { path: name, build: b.label, best, mostRequestsPerSecond: Math.max(...measured.map((m) => m.requestsPerSecond)), rounds: measured };
+  });
+}
+
+function markdown(results: PathResult[]): string {
+  const lines = [
+    `${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per build and path, interleaved. CPU and p50: the build's round with the least ` +
+      'server CPU per request; req/s: its round with the most. "current vs": CPU per request of the baseline over this build (the throughput ' +
+      'ratio on cores of their own), and requests per second of this build over the baseline (above 1: this build is faster).',
+    '',
+    mdRow([
+      'Path',
+      'build',
+      'server CPU ms',
+      'PostgreSQL CPU ms',
+      'p50 ms',
+      'req/s',
+      'errors / non-2xx (all rounds)',
+      'current vs: server CPU',
+      'current vs: req/s',
+    ]),
+    mdRow(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  const ratio = (a: number | null, b: number | null) => (a && b ? `${(a / b).toFixed(2)}x` : '');
+  for (const r of results) {
+    const current = results.find((x) => x.path === r.path && x.build === 'current')!;
+    const isBaseline = r.build !== 'current';
+    const errors = r.rounds.reduce((n, m) => n + m.errors, 0);
+    const non2xx = r.rounds.reduce((n, m) => n + m.non2xx, 0);
+    lines.push(
+      mdRow([
+        r.path,
+        r.build,
+        r.best.serverCpuMs ?? '',
+        r.best.postgresCpuMs ?? '',
+        r.best.p50Ms,
+        r.mostRequestsPerSecond,
+        `${errors} / ${non2xx}`,
+        isBaseline ? ratio(r.best.serverCpuMs, current.best.serverCpuMs) : '',
+        isBaseline ? ratio(current.mostRequestsPerSecond, r.mostRequestsPerSecond) : '',
+      ]),
+    );
+  }
+  return lines.join('\n');
+}
