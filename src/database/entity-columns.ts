@@ -94,6 +94,16 @@ export class Columns<E> {
     return new Columns(this.list.filter((c) => !properties.includes(c.propertyName)));
   }
 
+  /** The column names, comma-separated: an INSERT's column list. */
+  nameList(): string {
+    return this.list.map((c) => c.databaseName).join(', ');
+  }
+
+  /** The properties' values in column order: an INSERT's VALUES after nameList(). */
+  values(record: Partial<Record<keyof E & string, unknown>>): unknown[] {
+    return this.list.map((c) => record[c.propertyName]);
+  }
+
   /** Column name by property, e.g. for `assignments` (sql-params.ts). */
   names(): Record<keyof E & string, string> {
     return Object.fromEntries(this.list.map((c) => [c.propertyName, c.databaseName])) as Record<keyof E & string, string>;
