@@ -130,6 +130,12 @@ export class Columns<E> {
     return row;
   }
 
+  /** Of rows made by row(), the columns any of them gives, in table order: an INSERT's column list. */
+  givenColumns(rows: readonly Record<string, unknown>[]): string[] {
+    const given = new Set(rows.flatMap((r) => Object.keys(r)));
+    return this.list.map((c) => c.databaseName).filter((name) => given.has(name));
+  }
+
   /**
    * A value for every column, keyed by column name: the property's, else the entity's plain default, else null, for
    * `SELECT r.* FROM jsonb_populate_record(...)`. A property of no column, or a column with no value it can hold, throws.

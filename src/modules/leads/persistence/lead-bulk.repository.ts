@@ -31,8 +31,7 @@ const upsertLockKey = (orderId: number, key: LookupKey, value: string) => `lead-
  */
 function batchRows(rows: BatchRow[]): { json: string; columns: string[] } {
   const leads = rows.map((r) => LEAD_COLUMNS.row(r.lead));
-  const given = new Set(leads.flatMap((l) => Object.keys(l)));
-  const columns = LEAD_COLUMNS.list.map((c) => c.databaseName).filter((c) => given.has(c));
+  const columns = LEAD_COLUMNS.givenColumns(leads);
   return { json: JSON.stringify(rows.map((r, i) => ({ ...leads[i], ord: r.index, job_id: r.jobId }))), columns };
 }
 
