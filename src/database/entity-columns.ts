@@ -30,6 +30,8 @@ const KINDS: Record<string, ColumnKind> = {
 };
 
 const naming = new SnakeNamingStrategy();
+/** Decorator modes that are table columns (`@Column`, `@PrimaryColumn`, `@CreateDateColumn`, ...). */
+const COLUMN_MODES = new Set(['regular', 'createDate', 'updateDate', 'deleteDate', 'version']);
 
 function kindOf(type: unknown, array: boolean | undefined): ColumnKind {
   if (array) return 'other';
@@ -48,7 +50,7 @@ export function entityColumns<E>(entity: abstract new () => E): Columns<E> {
   const columns: EntityColumn<E>[] = [];
   for (let target: unknown = entity; typeof target === 'function' && target !== Function.prototype; target = Object.getPrototypeOf(target)) {
     for (const c of getMetadataArgsStorage().filterColumns(target as () => void)) {
-      if (c.mode !== 'regular' || seen.has(c.propertyName)) continue;
+      if (!COLUMN_MODES.has(c.mode) || seen.has(c.propertyName)) continue;
       seen.add(c.propertyName);
       columns.push({
         propertyName: c.propertyName as keyof E & string,
