@@ -9,6 +9,8 @@ export interface EntityColumn<E = unknown> {
   propertyName: keyof E & string;
   databaseName: string;
   kind: ColumnKind;
+  /** The SQL type, for a cast (`varchar`, `date[]`). */
+  sqlType: string;
   nullable: boolean;
   /** The entity's default when it is a plain value; undefined when none or SQL (`() => 'now()'`). */
   defaultValue?: string | number | boolean;
@@ -56,6 +58,7 @@ export function entityColumns<E>(entity: abstract new () => E): Columns<E> {
         propertyName: c.propertyName as keyof E & string,
         databaseName: naming.columnName(c.propertyName, c.options.name, []),
         kind: kindOf(c.options.type, c.options.array),
+        sqlType: `${c.options.type === Number ? 'integer' : String(c.options.type)}${c.options.array ? '[]' : ''}`,
         nullable: c.options.nullable === true,
         defaultValue: typeof c.options.default === 'function' ? undefined : (c.options.default as string | number | boolean | undefined),
         sqlDefault: typeof c.options.default === 'function',
@@ -78,6 +81,11 @@ export class Columns<E> {
     const column = this.byProperty.get(property);
     if (!column) throw new Error(`no column for property ${property}`);
     return column;
+  }
+
+  /** Whether a property is one of these columns. */
+  has(property: string): property is keyof E & string {
+    return this.byProperty.has(property);
   }
 
   /** The column name of a property. */
@@ -112,12 +120,13 @@ export class Columns<E> {
   }
 
   /**
-   * A select list reading each column as its property: `l.order_id AS "orderId"`. A bigint is read
-   * as text: a JS number cannot hold every bigint (and inside json_build_object it would be one).
+   * A select list reading each column as its property: `l.order_id AS "orderId"`, or as the expression
+   * given for it. A bigint is read as text: a JS number cannot hold every bigint (nor can JSON's).
    */
-  select(alias?: string): string {
+  select(alias?: string, expressions: Partial<Record<keyof E & string, string>> = {}): string {
     const prefix = alias ? `${alias}.` : '';
-    return this.list.map((c) => `${prefix}${c.databaseName}${c.kind === 'bigint' ? '::text' : ''} AS "${c.propertyName}"`).join(', ');
+    const read = (c: EntityColumn<E>) => expressions[c.propertyName] ?? `${prefix}${c.databaseName}${c.kind === 'bigint' ? '::text' : ''}`;
+    return this.list.map((c) => `${read(c)} AS "${c.propertyName}"`).join(', ');
   }
 
   /**
