@@ -36,6 +36,12 @@ describe('entityColumns', () => {
     );
   });
 
+  it('writes an INSERT of some columns and its parameters in their order', () => {
+    const insert = columns.only(['phone', 'externalA']);
+    expect(insert.insertInto('sample')).toBe('INSERT INTO sample (phone, ext_a) VALUES ($1, $2)');
+    expect(insert.values({ externalA: 'x', phone: '+1' })).toEqual(['+1', 'x']);
+  });
+
   it('keys a row by column, leaving out undefined values and refusing unknown properties', () => {
     expect(columns.row({ phone: '+1', socialAId: null, createMethod: undefined })).toEqual({ phone: '+1', social_a_id: null });
     expect(() => columns.row({ nope: 1 } as never)).toThrow(/no column for property nope/);

@@ -88,11 +88,6 @@ export class Columns<E> {
     return this.byProperty.has(property);
   }
 
-  /** The column name of a property. */
-  name(property: keyof E & string): string {
-    return this.get(property).databaseName;
-  }
-
   /** These properties' columns, in the order given. */
   only(properties: readonly (keyof E & string)[]): Columns<E> {
     return new Columns(properties.map((p) => this.get(p)));
@@ -104,12 +99,12 @@ export class Columns<E> {
     return new Columns(this.list.filter((c) => !properties.includes(c.propertyName)));
   }
 
-  /** The column names, comma-separated: an INSERT's column list. */
-  nameList(): string {
-    return this.list.map((c) => c.databaseName).join(', ');
+  /** `INSERT INTO table (these columns) VALUES ($1, ...)`, its parameters from values(). */
+  insertInto(table: string): string {
+    return `INSERT INTO ${table} (${this.list.map((c) => c.databaseName).join(', ')}) VALUES (${this.list.map((_, i) => `$${i + 1}`).join(', ')})`;
   }
 
-  /** The properties' values in column order: an INSERT's VALUES after nameList(). */
+  /** The properties' values in column order: insertInto's parameters. */
   values(record: Partial<Record<keyof E & string, unknown>>): unknown[] {
     return this.list.map((c) => record[c.propertyName]);
   }

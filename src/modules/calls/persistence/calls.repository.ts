@@ -105,7 +105,7 @@ export class CallsRepository {
   /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */
   async insertOnce(m: EntityManager, c: NewCall): Promise<{ id: number; created: boolean }> {
     const inserted: { id: number }[] = await m.query(
-      `INSERT INTO call (${NEW_CALL_COLUMNS.nameList()}) VALUES (${NEW_CALL_COLUMNS.list.map((_, i) => `$${i + 1}`).join(', ')})
+      `${NEW_CALL_COLUMNS.insertInto('call')}
        ON CONFLICT (order_id, platform_call_id) DO NOTHING RETURNING id`,
       NEW_CALL_COLUMNS.values(c),
     );

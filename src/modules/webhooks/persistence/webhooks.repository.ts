@@ -40,10 +40,7 @@ export class WebhooksRepository {
 
   async insert(m: EntityManager, fields: WebhookFields, secret: string): Promise<number> {
     const columns = WEBHOOK.only(['url', 'events', 'orderIds', 'description', 'isActive', 'secret']);
-    const rows: { id: number }[] = await m.query(
-      `INSERT INTO webhook (${columns.nameList()}) VALUES (${columns.list.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
-      columns.values({ ...fields, secret }),
-    );
+    const rows: { id: number }[] = await m.query(`${columns.insertInto('webhook')} RETURNING id`, columns.values({ ...fields, secret }));
     return rows[0].id;
   }
 
