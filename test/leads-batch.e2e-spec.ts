@@ -64,7 +64,7 @@ describe('POST /v2/lead/create-batch/', () => {
     expect(first).toMatchObject({ name: 'first', externalIdCrmA: 'batch-a-1', orderId: o.id, isSecondary: false, createMethod: 'API' });
     const last = (await request(t.http).get(`/v2/lead/detail/${results[5].id}/`).set('X-Api-Key', t.apiKey).expect(200)).body.data;
     expect(last).toMatchObject({ name: 'last', sourceComment: '{"rooms":2}' });
-    // Every insert column of the single create is stored by the batch too (LeadsRepository.INSERT_COLUMNS).
+    // Every field of the single create is stored by the batch too (both take their columns from LEAD_COLUMNS).
     const single = await createLead(t, o, { name: 'last', sourceComment: { rooms: 2 }, timeZone: 'Asia/Kolkata' });
     const pick = (l: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(l).filter(([k]) => !['id', 'createdAt', 'updatedAt', 'phone', 'planningCallDateTime'].includes(k)));

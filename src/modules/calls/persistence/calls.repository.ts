@@ -6,18 +6,26 @@ import { SqlParams, whereOf } from '../../../database/sql-params';
 import { callCounting } from './call-counters';
 import type { Queryable } from '../../../database/read-database';
 import { type CallFilter, type CallRow, NO_AGENT } from '../domain/call';
+import { type Assert, entityColumns, type SameKeys } from '../../../database/entity-columns';
+import { CallEntity } from './call.entity';
 
 export type NewCall = Omit<CallRow, 'id'> & {
   callbackRequested: boolean;
   platformCallId: string;
 };
 
-const CALL_COLUMNS = `
-  id, order_id AS "orderId", lead_id AS "leadId", user_id AS "userId", sip_endpoint_id AS "sipEndpointId",
-  status_id AS "statusId", finish_initiator AS "finishInitiator", direction,
-  total_duration_seconds AS "totalDurationSeconds", wait_time_duration_seconds AS "waitTimeDurationSeconds",
-  talk_time_duration_seconds AS "talkTimeDurationSeconds", is_predictive AS "isPredictive",
-  client_phone AS "clientPhone", has_records AS "hasRecords", created_at AS "createdAt"`;
+const CALL_TABLE = entityColumns(CallEntity);
+const NOT_IN_CALL_ROW = ['callbackRequested', 'platformCallId', 'recordedAt'] as const;
+/** The columns a CallRow is read from (also by the `call.created` event's snapshot reader). */
+export const CALL_ROW_COLUMNS = CALL_TABLE.except(NOT_IN_CALL_ROW);
+const CALL_COLUMNS = CALL_ROW_COLUMNS.select();
+/** The columns an ingested call names: all but the id and `recorded_at`, which take their defaults. */
+const NOT_IN_NEW_CALL = ['id', 'recordedAt'] as const;
+const NEW_CALL_COLUMNS = CALL_TABLE.except(NOT_IN_NEW_CALL);
+
+// The compiler keeps CallRow and NewCall to the entity's columns.
+type _CallRowIsEntity = Assert<SameKeys<keyof CallRow, Exclude<keyof CallEntity, (typeof NOT_IN_CALL_ROW)[number]>>>;
+type _NewCallIsEntity = Assert<SameKeys<keyof NewCall, Exclude<keyof CallEntity, (typeof NOT_IN_NEW_CALL)[number]>>>;
 
 /** The filter as conditions on `call` (columns prefixed with `alias`), less the columns in `skip`. */
 function conditions(p: SqlParams, f: CallFilter, alias = '', skip: readonly string[] = []): string[] {
@@ -107,29 +115,9 @@ export class CallsRepository {
   /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */
   async insertOnce(m: EntityManager, c: NewCall): Promise<{ id: number; created: boolean }> {
     const inserted: { id: number }[] = await m.query(
-      `INSERT INTO call (order_id, lead_id, user_id, sip_endpoint_id, status_id, finish_initiator, direction,
-         total_duration_seconds, wait_time_duration_seconds, talk_time_duration_seconds, is_predictive,
-         client_phone, has_records, callback_requested, platform_call_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+      `${NEW_CALL_COLUMNS.insertInto('call')}
        ON CONFLICT (order_id, platform_call_id) DO NOTHING RETURNING id`,
-      [
-        c.orderId,
-        c.leadId,
-        c.userId,
-        c.sipEndpointId,
-        c.statusId,
-        c.finishInitiator,
-        c.direction,
-        c.totalDurationSeconds,
-        c.waitTimeDurationSeconds,
-        c.talkTimeDurationSeconds,
-        c.isPredictive,
-        c.clientPhone,
-        c.hasRecords,
-        c.callbackRequested,
-        c.platformCallId,
-        c.createdAt,
-      ],
+      NEW_CALL_COLUMNS.values(c),
     );
     if (inserted.length > 0) return { id: inserted[0].id, created: true };
     const existing: { id: number }[] = await m.query(`SELECT id FROM call WHERE order_id = $1 AND platform_call_id = $2`, [c.orderId, c.platformCallId]);

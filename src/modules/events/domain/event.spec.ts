@@ -1,6 +1,6 @@
 import { presentLeadV2 } from '../../leads/http/lead.presenter';
 import { changedFields, isEventType, leadChangedFields, snapshotDate } from './event';
-import { callFromSnapshot, leadFromSnapshot } from './snapshots';
+import { callFromSnapshot, leadFromSnapshot } from '../persistence/row-snapshots';
 
 /** A lead row as `to_jsonb` stores it (bigints as text, as the trigger writes them). */
 const leadRow = {

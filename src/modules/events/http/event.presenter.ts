@@ -5,7 +5,7 @@ import { presentLeadV2 } from '../../leads/http/lead.presenter';
 import { presentOrder } from '../../orders/http/order.presenter';
 import type { OrderRecord } from '../../orders/domain/order-record';
 import { EVENT_TYPES, leadChangedFields, PublicEvent, type StoredEvent } from '../domain/event';
-import { callFromSnapshot, leadFromSnapshot, RowSnapshot } from '../domain/snapshots';
+import { callFromSnapshot, leadFromSnapshot, RowSnapshot } from '../persistence/row-snapshots';
 
 const ISO = '2026-03-04T05:06:07+00:00';
 

@@ -7,7 +7,8 @@ import type { Page } from '../../../common/envelope';
 import type { Lead } from '../domain/lead';
 import { LOOKUP_KEYS, type LeadLookupFilter, type LookupKey } from '../domain/lead-lookup';
 import type { NewLead } from '../domain/new-lead';
-import { INSERT_COLUMNS, LEAD_SELECT, phoneLockKey } from './leads.repository';
+import { LEAD_COLUMNS } from './lead-columns';
+import { LEAD_SELECT, phoneLockKey } from './leads.repository';
 
 /** A validated batch item: its position in the request, the lead, and its job id (idempotency token) if any. */
 export interface BatchRow {
@@ -17,24 +18,21 @@ export interface BatchRow {
 }
 
 /** The column of each lookup key (domain/lead-lookup.ts). */
-export const LOOKUP_COLUMNS: Readonly<Record<LookupKey, string>> = {
-  phone: 'phone',
-  externalIdCrmA: 'external_id_crm_a',
-  externalIdCrmB: 'external_id_crm_b',
-  externalIdCrmC: 'external_id_crm_c',
-  externalIdCrmD: 'external_id_crm_d',
-};
+const LOOKUP_COLUMNS = LEAD_COLUMNS.only(LOOKUP_KEYS).names();
 
 /** lock_timeout and statement_timeout of a batch insert's transaction. */
 const BATCH_TIMEOUT_SECONDS = 60;
 
 const upsertLockKey = (orderId: number, key: LookupKey, value: string) => `lead-upsert:${orderId}:${key}:${value}`;
 
-/** One batch row as jsonb: keyed by lead column, so `jsonb_populate_record(NULL::lead, ...)` types every value. */
-function rowJson(row: BatchRow): Record<string, unknown> {
-  const out: Record<string, unknown> = { ord: row.index, job_id: row.jobId };
-  for (const [column, field] of INSERT_COLUMNS) out[column] = row.lead[field];
-  return out;
+/**
+ * The batch as jsonb rows keyed by lead column (LEAD_COLUMNS.row, as the single create), so
+ * `jsonb_populate_record(NULL::lead, ...)` types every value; and the columns the rows give.
+ */
+function batchRows(rows: BatchRow[]): { json: string; columns: string[] } {
+  const leads = rows.map((r) => LEAD_COLUMNS.row(r.lead));
+  const columns = LEAD_COLUMNS.givenColumns(leads);
+  return { json: JSON.stringify(rows.map((r, i) => ({ ...leads[i], ord: r.index, job_id: r.jobId }))), columns };
 }
 
 /**
@@ -59,9 +57,8 @@ async function lockPhones(m: EntityManager, rows: BatchRow[]): Promise<void> {
 }
 
 /**
- * Batch inserts and lookups of leads (issue 13). The insert takes its column list from
- * LeadsRepository's INSERT_COLUMNS, the definition the single create uses, so a column added
- * there is stored by batches too with no change here.
+ * Batch inserts and lookups of leads. The insert's columns are the lead's fields (LEAD_COLUMNS,
+ * from the entity), as for the single create: a column added to the entity needs no change here.
  */
 @Injectable()
 export class LeadBulkRepository {
@@ -115,7 +112,7 @@ export class LeadBulkRepository {
    * phones' locks before): see insertBatch. With `settleJobs`, also marks each row's job done.
    */
   private async insertLinked(m: EntityManager, rows: BatchRow[], since: Date | null, settleJobs: boolean): Promise<Map<number, number>> {
-    const columns = INSERT_COLUMNS.map(([c]) => c);
+    const { json, columns } = batchRows(rows);
     const result: { ord: number; id: number; settled: boolean }[] = await m.query(
       `WITH src AS (
          SELECT (e.item->>'ord')::int AS ord, r.*
@@ -160,7 +157,7 @@ export class LeadBulkRepository {
          RETURNING j.id
        )
        SELECT made.ord, made.id, done.id IS NOT NULL AS settled FROM made LEFT JOIN done ON done.id = made.job_id`,
-      [JSON.stringify(rows.map(rowJson)), since, settleJobs],
+      [json, since, settleJobs],
     );
     // Every job locked while queued is settled here; anything else is a bug, never silent.
     if (settleJobs && result.some((r) => !r.settled)) throw new Error('a job of the batch was not marked done');

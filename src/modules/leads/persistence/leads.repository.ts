@@ -8,52 +8,38 @@ import type { NewLead } from '../domain/new-lead';
 import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
 import type { Queryable } from '../../../database/read-database';
 import { type PreparedStatement, queryPrepared } from '../../../database/prepared-query';
+import type { Assert, SameKeys } from '../../../database/entity-columns';
+import { LEAD_COLUMNS, LEAD_READ_COLUMNS } from './lead-columns';
+import type { LeadEntity } from './lead.entity';
 
-/** Lead columns as domain fields; `l` is the lead, `o` its order. */
-export const LEAD_SELECT = `
-  l.id, l.order_id AS "orderId", o.code AS "orderCode", l.name, l.phone, l.source_comment AS "sourceComment", l.ip,
-  l.external_id_crm_a AS "externalIdCrmA", l.external_id_crm_b AS "externalIdCrmB",
-  l.external_id_crm_c AS "externalIdCrmC", l.external_id_crm_d AS "externalIdCrmD",
-  l.status_id AS "statusId", l.lead_type AS "leadType", l.create_method AS "createMethod", l.source,
-  l.is_secondary AS "isSecondary", l.previous_lead_id AS "previousLeadId", l.next_lead_id AS "nextLeadId",
-  l.planning_call_at AS "planningCallAt", l.priority, l.utc_offset AS "utcOffset", l.time_zone AS "timeZone",
-  l.social_a_id::text AS "socialAId", l.social_b_login AS "socialBLogin",
-  l.messenger_user_name AS "messengerUserName", l.messenger_phone AS "messengerPhone",
-  l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
-  l.selection_type AS "selectionType", l.city, l.additional_params AS "additionalParams",
-  l.created_at AS "createdAt", l.updated_at AS "updatedAt"`;
+/** Lead columns as domain fields (LEAD_READ_COLUMNS); `l` is the lead, `o` its order. */
+export const LEAD_SELECT = [
+  LEAD_READ_COLUMNS.only(['id', 'orderId']).select('l'),
+  `o.code AS "orderCode"`,
+  LEAD_READ_COLUMNS.except(['id', 'orderId']).select('l'),
+].join(', ');
 
-/** The `lead_create` call: the lock key, window and job id, then one parameter per insert column (built once, on first use). */
-let leadCreateStatement: PreparedStatement | undefined;
-const leadCreateCall = (): PreparedStatement =>
-  (leadCreateStatement ??= {
-    name: 'lead_create',
-    text: `SELECT lead_create(${Array.from({ length: 3 + INSERT_COLUMNS.length }, (_, i) => `$${i + 1}`).join(', ')}) AS id`,
-  });
+/** `lead_create` (migration 1795684548556): the lock key, window and job id, then the lead as one jsonb row. */
+const LEAD_CREATE: PreparedStatement = { name: 'lead_create', text: `SELECT lead_create($1, $2, $3, $4::jsonb) AS id` };
 
-/** `lead_create`'s arguments: the lock key, window and job id, then the insert columns. */
+/** The row lead_create inserts: every lead column but those it sets itself. */
+const LEAD_CREATE_ROW = LEAD_COLUMNS.except(['id', 'isSecondary', 'previousLeadId', 'jobId', 'createdAt', 'updatedAt']);
+
 function leadCreateValues(lead: NewLead, link: { since: Date | null; jobId: string | null }): unknown[] {
-  return [
-    phoneLockKey(lead.orderId, lead.phone),
-    link.since,
-    link.jobId,
-    ...INSERT_COLUMNS.map(([, field]) => (field === 'customValues' ? JSON.stringify(lead.customValues) : (lead[field] ?? null))),
-  ];
+  return [phoneLockKey(lead.orderId, lead.phone), link.since, link.jobId, JSON.stringify(LEAD_CREATE_ROW.fullRow(lead))];
 }
 
 /** insertLinkedForJob's statement: the job row locked while queued, lead_create, the job marked done ($3 is the job id). */
-let leadCreateForJobStatement: PreparedStatement | undefined;
-const leadCreateForJob = (): PreparedStatement =>
-  (leadCreateForJobStatement ??= {
-    name: 'lead_create_for_job',
-    text: `WITH job AS (SELECT id FROM lead_async_job WHERE id = $3 AND state = 'queued' FOR UPDATE),
-      created AS (${leadCreateCall().text.replace(/ AS id$/, ' AS id FROM job')}),
+const LEAD_CREATE_FOR_JOB: PreparedStatement = {
+  name: 'lead_create_for_job',
+  text: `WITH job AS (SELECT id FROM lead_async_job WHERE id = $3 AND state = 'queued' FOR UPDATE),
+      created AS (SELECT lead_create($1, $2, $3, $4::jsonb) AS id FROM job),
       done AS (
         UPDATE lead_async_job j SET state = 'done', lead_id = created.id, errors = '[]', finished_at = now()
         FROM created WHERE j.id = $3 AND created.id IS NOT NULL RETURNING j.id
       )
       SELECT EXISTS (SELECT 1 FROM job) AS queued, (SELECT id FROM created) AS "leadId", EXISTS (SELECT 1 FROM done) AS done`,
-  });
+};
 
 /**
  * LEAD_SELECT as the arguments of json_build_object: `'orderId', l.order_id, ...` (an item
@@ -82,37 +68,6 @@ const LEAD_DETAIL: PreparedStatement = {
   text: `SELECT json_build_object(${leadJsonPairs(LEAD_SELECT)}) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1`,
 };
 
-/** A lead as LEAD_DETAIL's JSON has it: its times as ISO 8601 text. */
-type LeadJson = Omit<Lead, 'planningCallAt' | 'createdAt' | 'updatedAt'> & { planningCallAt: string | null; createdAt: string; updatedAt: string };
-
-/** Insert columns, in the order of `lead_create`'s parameters after the lock key, window and job id; `NewLead` field per column. */
-export const INSERT_COLUMNS: [string, keyof NewLead][] = [
-  ['order_id', 'orderId'],
-  ['phone', 'phone'],
-  ['lead_type', 'leadType'],
-  ['status_id', 'statusId'],
-  ['name', 'name'],
-  ['source_comment', 'sourceComment'],
-  ['ip', 'ip'],
-  ['external_id_crm_a', 'externalIdCrmA'],
-  ['external_id_crm_b', 'externalIdCrmB'],
-  ['external_id_crm_c', 'externalIdCrmC'],
-  ['external_id_crm_d', 'externalIdCrmD'],
-  ['create_method', 'createMethod'],
-  ['source', 'source'],
-  ['planning_call_at', 'planningCallAt'],
-  ['priority', 'priority'],
-  ['utc_offset', 'utcOffset'],
-  ['time_zone', 'timeZone'],
-  ['social_a_id', 'socialAId'],
-  ['social_b_login', 'socialBLogin'],
-  ['messenger_user_name', 'messengerUserName'],
-  ['messenger_phone', 'messengerPhone'],
-  ['messenger_id', 'messengerId'],
-  ['ad_campaign_id', 'adCampaignId'],
-  ['custom_values', 'customValues'],
-];
-
 /** Writable columns of an update, by domain field. */
 export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'customValues' | 'planningCallAt'> & {
   source?: string;
@@ -123,41 +78,16 @@ export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'custom
   customValues?: Record<string, unknown>;
 };
 
-const UPDATE_COLUMN: Record<Exclude<keyof LeadChanges, 'customValues'>, string> = {
-  name: 'name',
-  phone: 'phone',
-  sourceComment: 'source_comment',
-  ip: 'ip',
-  externalIdCrmA: 'external_id_crm_a',
-  externalIdCrmB: 'external_id_crm_b',
-  externalIdCrmC: 'external_id_crm_c',
-  externalIdCrmD: 'external_id_crm_d',
-  statusId: 'status_id',
-  priority: 'priority',
-  utcOffset: 'utc_offset',
-  timeZone: 'time_zone',
-  source: 'source',
-  adCampaignId: 'ad_campaign_id',
-  messengerUserName: 'messenger_user_name',
-  messengerPhone: 'messenger_phone',
-  socialAId: 'social_a_id',
-  socialBLogin: 'social_b_login',
-  planningCallAt: 'planning_call_at',
-  qualifiedAt: 'qualified_at',
-};
+// Every field of an update is a lead column.
+type _ChangesAreColumns = Assert<SameKeys<keyof LeadChanges & keyof LeadEntity, keyof LeadChanges>>;
 
+const FOR_UPDATE_FIELDS = ['orderId', 'phone', 'statusId', 'utcOffset', 'timeZone', 'planningCallAt', 'qualifiedAt', 'previousLeadId', 'nextLeadId'] as const;
 /** The state an update decides on, read under a row lock. */
-export interface LeadForUpdate {
-  orderId: number;
-  phone: string;
-  statusId: number;
-  utcOffset: number;
-  timeZone: string | null;
-  planningCallAt: Date | null;
-  qualifiedAt: Date | null;
-  previousLeadId: number | null;
-  nextLeadId: number | null;
-}
+export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]>;
+const FOR_UPDATE = LEAD_COLUMNS.only(FOR_UPDATE_FIELDS);
+
+/** The lead as a recorded call needs it (LeadForCall). */
+const FOR_CALL = LEAD_COLUMNS.only(['orderId', 'phone', 'attemptCount', 'utcOffset', 'timeZone'] satisfies (keyof LeadForCall)[]);
 
 /** Lock keys: 64-bit hashes of a namespaced text, so they cannot meet other modules' locks. */
 export const phoneLockKey = (orderId: number, phone: string) => `lead-phone:${orderId}:${phone}`;
@@ -187,7 +117,7 @@ export class LeadsRepository {
   }
 
   /**
-   * Creates the lead in one round trip (function `lead_create`, migration 1763864000000): takes
+   * Creates the lead in one round trip (function `lead_create`, migration 1795684548556): takes
    * the (order, phone) lock until the transaction ends (the statement's own when `db` is not in
    * one), returns the lead a retried job already made, else inserts the lead linked to the most
    * recent lead of the order with this phone created at or after `since` (null: no linking) and
@@ -197,7 +127,7 @@ export class LeadsRepository {
    */
   async insertLinked(db: Queryable, lead: NewLead, link: { since: Date | null; jobId: string | null }): Promise<number> {
     // Prepared once per connection when `db` is the DataSource (the sync create); in a transaction, on its connection.
-    const rows = await queryPrepared<{ id: number | null }>(db, leadCreateCall(), leadCreateValues(lead, link));
+    const rows = await queryPrepared<{ id: number | null }>(db, LEAD_CREATE, leadCreateValues(lead, link));
     // Null only if a job's insert conflicted and its lead is still not visible: not expected, never silent.
     if (rows[0].id === null) throw new Error(`lead of job ${link.jobId} neither inserted nor found`);
     return rows[0].id;
@@ -212,7 +142,7 @@ export class LeadsRepository {
    * creates committed before it as in its own transaction.
    */
   async insertLinkedForJob(db: DataSource | Queryable, lead: NewLead, link: { since: Date | null; jobId: string }): Promise<number | null> {
-    const rows = await queryPrepared<{ queued: boolean; leadId: number | null; done: boolean }>(db, leadCreateForJob(), leadCreateValues(lead, link));
+    const rows = await queryPrepared<{ queued: boolean; leadId: number | null; done: boolean }>(db, LEAD_CREATE_FOR_JOB, leadCreateValues(lead, link));
     const { queued, leadId, done } = rows[0];
     if (!queued) return null;
     if (leadId === null || !done) throw new Error(`lead of job ${link.jobId} neither inserted nor found`);
@@ -220,20 +150,16 @@ export class LeadsRepository {
   }
 
   async findById(id: number): Promise<Lead | null> {
-    const rows = await queryPrepared<{ lead: LeadJson }>(this.ds, LEAD_DETAIL, [id]);
+    const rows = await queryPrepared<{ lead: Record<string, unknown> }>(this.ds, LEAD_DETAIL, [id]);
     const row = rows[0]?.lead;
-    if (!row) return null;
-    return {
-      ...row,
-      planningCallAt: row.planningCallAt === null ? null : new Date(row.planningCallAt),
-      createdAt: new Date(row.createdAt),
-      updatedAt: new Date(row.updatedAt),
-    };
+    return row ? LEAD_READ_COLUMNS.reviveTimestamps<Lead>(row) : null;
   }
 
   /** Order and phone, unlocked: to take the phone locks before the row lock (the order the create path uses). */
   async findPhone(m: EntityManager, id: number): Promise<{ orderId: number; phone: string } | null> {
-    const rows: { orderId: number; phone: string }[] = await m.query(`SELECT order_id AS "orderId", phone FROM lead WHERE id = $1`, [id]);
+    const rows: { orderId: number; phone: string }[] = await m.query(`SELECT ${LEAD_COLUMNS.only(['orderId', 'phone']).select()} FROM lead WHERE id = $1`, [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -256,23 +182,13 @@ export class LeadsRepository {
   }
 
   async lockForUpdate(m: EntityManager, id: number): Promise<LeadForUpdate | null> {
-    const rows: LeadForUpdate[] = await m.query(
-      `SELECT order_id AS "orderId", phone, status_id AS "statusId", utc_offset AS "utcOffset", time_zone AS "timeZone",
-              planning_call_at AS "planningCallAt", qualified_at AS "qualifiedAt",
-              previous_lead_id AS "previousLeadId", next_lead_id AS "nextLeadId"
-       FROM lead WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
+    const rows: LeadForUpdate[] = await m.query(`SELECT ${FOR_UPDATE.select()} FROM lead WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ?? null;
   }
 
   /** The lead as a recorded call needs it, locked until the call's transaction ends. */
   async lockForCall(m: EntityManager, id: number): Promise<LeadForCall | null> {
-    const rows: LeadForCall[] = await m.query(
-      `SELECT order_id AS "orderId", phone, attempt_count AS "attemptCount", utc_offset AS "utcOffset", time_zone AS "timeZone"
-       FROM lead WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
+    const rows: LeadForCall[] = await m.query(`SELECT ${FOR_CALL.select()} FROM lead WHERE id = $1 FOR UPDATE`, [id]);
     return rows[0] ?? null;
   }
 
@@ -284,10 +200,10 @@ export class LeadsRepository {
   async update(m: EntityManager, id: number, changes: LeadChanges): Promise<void> {
     const p = new SqlParams();
     const sets: string[] = [];
-    for (const [field, value] of Object.entries(changes) as [keyof LeadChanges, unknown][]) {
+    for (const [field, value] of Object.entries(changes) as [keyof LeadChanges & keyof LeadEntity, unknown][]) {
       if (value === undefined) continue;
-      if (field === 'customValues') sets.push(`custom_values = ${p.add(JSON.stringify(value))}::jsonb`);
-      else sets.push(`${UPDATE_COLUMN[field]} = ${p.add(value)}`);
+      const column = LEAD_COLUMNS.get(field);
+      sets.push(column.kind === 'json' ? `${column.databaseName} = ${p.add(JSON.stringify(value))}::jsonb` : `${column.databaseName} = ${p.add(value)}`);
     }
     if (sets.length === 0) return;
     await m.query(`UPDATE lead SET ${sets.join(', ')}, updated_at = now() WHERE id = ${p.add(id)}`, p.values);

@@ -5,6 +5,8 @@ import type { OrderRecord } from '../domain/order-record';
 import type { OrderSettings } from '../domain/order-settings';
 import type { Page } from '../../../common/envelope';
 import { findPage } from '../../../database/page';
+import { type Assert, entityColumns, type SameKeys } from '../../../database/entity-columns';
+import { CallOrderEntity } from './call-order.entity';
 
 /** What the leads module reads of an order (see OrdersService.getOrderSettings). */
 export type OrderSettingsRow = OrderSettings;
@@ -23,61 +25,36 @@ const MEMBERS = `
   coalesce((SELECT json_agg(json_build_object('number', t.number, 'names', t.names) ORDER BY t.position)
               FROM order_transfer_number t WHERE t.order_id = o.id), '[]') AS "transferNumbers"`;
 
-const ORDER_COLUMNS = `
-  o.id, o.code, o.service_title AS "serviceTitle", o.title, o.status,
-  o.call_schedule AS "callSchedule", ${HOLIDAYS} AS "callHolidayOverrides",
-  o.auto_dialing_enabled AS "autoDialingEnabled", o.predictive_mode_enabled AS "predictiveModeEnabled",
-  o.ai_default_language AS "aiDefaultLanguage", o.amd_detection_enabled AS "amdDetectionEnabled",
-  o.call_record_rule AS "callRecordRule", o.sip_endpoint_usage_scheme AS "sipEndpointUsageScheme",
-  o.show_lead_contacts_to_agent AS "showLeadContactsToAgent", o.call_attempt_group_id AS "callAttemptGroupId",
-  o.qualified_leads_per_day_limit AS "qualifiedLeadsPerDayLimit", o.call_scenario_id AS "callScenarioId",
-  o.lead_transform_enabled AS "leadTransformEnabled", o.speech_recognition_enabled AS "speechRecognitionEnabled",
-  o.ignore_lead_timezone AS "ignoreLeadTimezone", o.default_utc_offset AS "defaultUtcOffset",
-  o.default_time_zone AS "defaultTimeZone",
-  o.custom_values AS "customValues", o.agent_lead_creation_is_allowed AS "agentLeadCreationIsAllowed",
-  o.agent_lead_edit_mode AS "agentLeadEditMode", o.auto_process_call AS "autoProcessCall",
-  o.created_at AS "createdAt", o.updated_at AS "updatedAt",
-  ${MEMBERS}`;
+const CALL_ORDER = entityColumns(CallOrderEntity);
+/** OrderChanges and OrderRecord fields that are rows of the member tables, not call_order columns. */
+type MemberSet = 'agentUserIds' | 'agentGroupIds' | 'sipEndpointIds' | 'transferNumbers';
+/** call_order columns OrderRecord leaves out. */
+const NOT_IN_RECORD = ['createdBy', 'updatedBy'] as const;
 
-/** Scalar fields of OrderChanges -> column and SQL cast. Member sets live in their own tables. */
-const COLUMN_OF: Partial<Record<keyof OrderChanges, [string, string]>> = {
-  code: ['code', 'varchar'],
-  serviceTitle: ['service_title', 'varchar'],
-  title: ['title', 'varchar'],
-  status: ['status', 'varchar'],
-  callSchedule: ['call_schedule', 'jsonb'],
-  callHolidayOverrides: ['call_holiday_overrides', 'date[]'],
-  autoDialingEnabled: ['auto_dialing_enabled', 'boolean'],
-  predictiveModeEnabled: ['predictive_mode_enabled', 'boolean'],
-  aiDefaultLanguage: ['ai_default_language', 'varchar'],
-  amdDetectionEnabled: ['amd_detection_enabled', 'boolean'],
-  callRecordRule: ['call_record_rule', 'varchar'],
-  sipEndpointUsageScheme: ['sip_endpoint_usage_scheme', 'varchar'],
-  showLeadContactsToAgent: ['show_lead_contacts_to_agent', 'boolean'],
-  callAttemptGroupId: ['call_attempt_group_id', 'int'],
-  qualifiedLeadsPerDayLimit: ['qualified_leads_per_day_limit', 'int'],
-  callScenarioId: ['call_scenario_id', 'int'],
-  leadTransformEnabled: ['lead_transform_enabled', 'boolean'],
-  speechRecognitionEnabled: ['speech_recognition_enabled', 'boolean'],
-  ignoreLeadTimezone: ['ignore_lead_timezone', 'boolean'],
-  defaultUtcOffset: ['default_utc_offset', 'smallint'],
-  defaultTimeZone: ['default_time_zone', 'varchar'],
-  customValues: ['custom_values', 'jsonb'],
-  agentLeadCreationIsAllowed: ['agent_lead_creation_is_allowed', 'boolean'],
-  agentLeadEditMode: ['agent_lead_edit_mode', 'varchar'],
-  autoProcessCall: ['auto_process_call', 'boolean'],
-};
+// The compiler keeps OrderRecord and OrderChanges to the entity's columns (and the member sets).
+type _RecordIsEntity = Assert<SameKeys<Exclude<keyof OrderRecord, MemberSet>, Exclude<keyof CallOrderEntity, (typeof NOT_IN_RECORD)[number]>>>;
+type _ChangesAreColumns = Assert<SameKeys<Exclude<keyof OrderChanges, MemberSet>, Exclude<keyof OrderChanges, MemberSet> & keyof CallOrderEntity>>;
 
+const ORDER_COLUMNS = `${CALL_ORDER.except(NOT_IN_RECORD).select('o', { callHolidayOverrides: HOLIDAYS })}, ${MEMBERS}`;
+
+/** What findSettings reads: the order's planning settings, holidays as `holidays`. */
+const SETTINGS_COLUMNS = [
+  CALL_ORDER.only(['id', 'code', 'callSchedule']).select('o'),
+  `${HOLIDAYS} AS holidays`,
+  CALL_ORDER.only(['ignoreLeadTimezone', 'defaultUtcOffset', 'defaultTimeZone', 'qualifiedLeadsPerDayLimit', 'callAttemptGroupId']).select('o'),
+].join(', ');
+
+/** The call_order columns of the scalar fields of `changes`, their SQL types for casts, and the values (member sets aside). */
 function scalarColumns(changes: OrderChanges): { columns: string[]; casts: string[]; values: unknown[] } {
   const columns: string[] = [];
   const casts: string[] = [];
   const values: unknown[] = [];
-  for (const [key, value] of Object.entries(changes) as [keyof OrderChanges, unknown][]) {
-    const col = COLUMN_OF[key];
-    if (!col || value === undefined) continue;
-    columns.push(col[0]);
-    casts.push(col[1]);
-    values.push(col[1] === 'jsonb' ? JSON.stringify(value) : value);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined || !CALL_ORDER.has(key)) continue;
+    const column = CALL_ORDER.get(key);
+    columns.push(column.databaseName);
+    casts.push(column.sqlType);
+    values.push(column.kind === 'json' ? JSON.stringify(value) : value);
   }
   return { columns, casts, values };
 }
@@ -107,14 +84,7 @@ export class OrdersRepository {
   }
 
   async findSettings(id: number, m: EntityManager = this.ds.manager): Promise<OrderSettingsRow | null> {
-    const rows: OrderSettingsRow[] = await m.query(
-      `SELECT o.id, o.code, o.call_schedule AS "callSchedule", ${HOLIDAYS} AS holidays,
-              o.ignore_lead_timezone AS "ignoreLeadTimezone", o.default_utc_offset AS "defaultUtcOffset",
-              o.default_time_zone AS "defaultTimeZone",
-              o.qualified_leads_per_day_limit AS "qualifiedLeadsPerDayLimit", o.call_attempt_group_id AS "callAttemptGroupId"
-         FROM call_order o WHERE o.id = $1`,
-      [id],
-    );
+    const rows: OrderSettingsRow[] = await m.query(`SELECT ${SETTINGS_COLUMNS} FROM call_order o WHERE o.id = $1`, [id]);
     return rows[0] ?? null;
   }
 

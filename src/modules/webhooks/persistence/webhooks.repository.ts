@@ -4,6 +4,8 @@ import { assignments, SqlParams, whereOf } from '../../../database/sql-params';
 import { DeliveryStatus, Webhook, WebhookDelivery } from '../domain/webhook';
 import type { Page } from '../../../common/envelope';
 import { findPage } from '../../../database/page';
+import { type Assert, entityColumns, type SameKeys } from '../../../database/entity-columns';
+import { WebhookDeliveryEntity, WebhookEntity } from './webhook.entity';
 
 export interface WebhookFields {
   url: string;
@@ -13,23 +15,23 @@ export interface WebhookFields {
   isActive: boolean;
 }
 
-const COLUMN: Record<keyof WebhookFields, string> = {
-  url: 'url',
-  events: 'events',
-  orderIds: 'order_ids',
-  description: 'description',
-  isActive: 'is_active',
-};
+const WEBHOOK = entityColumns(WebhookEntity);
+const DELIVERY = entityColumns(WebhookDeliveryEntity);
+/** Never selected here (only the delivery claim reads the secrets), nor shown. */
+const NOT_IN_WEBHOOK = ['secret', 'previousSecret', 'failingSince'] as const;
+const NOT_IN_DELIVERY = ['payload', 'updatedAt'] as const;
 
-// The secrets are never selected here: only the delivery claim reads them.
-const SELECT_WEBHOOK = `SELECT id, url, events, order_ids AS "orderIds", description, is_active AS "isActive",
-  disabled_reason AS "disabledReason", disabled_at AS "disabledAt",
-  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
-  created_at AS "createdAt", updated_at AS "updatedAt" FROM webhook`;
+// The compiler keeps Webhook, WebhookDelivery and WebhookFields to the entities' columns.
+type _WebhookIsEntity = Assert<SameKeys<keyof Webhook, Exclude<keyof WebhookEntity, (typeof NOT_IN_WEBHOOK)[number]>>>;
+type _DeliveryIsEntity = Assert<SameKeys<keyof WebhookDelivery, Exclude<keyof WebhookDeliveryEntity, (typeof NOT_IN_DELIVERY)[number]>>>;
+type _FieldsAreColumns = Assert<SameKeys<keyof WebhookFields & keyof WebhookEntity, keyof WebhookFields>>;
 
-const SELECT_DELIVERY = `SELECT id::int AS id, webhook_id AS "webhookId", event_id AS "eventId", type, status, attempts,
-  last_status_code AS "lastStatusCode", last_error AS "lastError", next_attempt_at AS "nextAttemptAt",
-  delivered_at AS "deliveredAt", created_at AS "createdAt" FROM webhook_delivery`;
+const SELECT_WEBHOOK = `SELECT ${WEBHOOK.except(NOT_IN_WEBHOOK).select(undefined, {
+  previousSecretExpiresAt: 'CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END',
+})} FROM webhook`;
+
+// WebhookDelivery.id is a number: the bigint id is read as int.
+const SELECT_DELIVERY = `SELECT ${DELIVERY.except(NOT_IN_DELIVERY).select(undefined, { id: 'id::int' })} FROM webhook_delivery`;
 
 /** Webhooks and the management side of their deliveries (the delivery pipeline has its own repository). */
 @Injectable()
@@ -37,10 +39,8 @@ export class WebhooksRepository {
   constructor(private readonly ds: DataSource) {}
 
   async insert(m: EntityManager, fields: WebhookFields, secret: string): Promise<number> {
-    const rows: { id: number }[] = await m.query(
-      `INSERT INTO webhook (url, events, order_ids, description, is_active, secret) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [fields.url, fields.events, fields.orderIds, fields.description, fields.isActive, secret],
-    );
+    const columns = WEBHOOK.only(['url', 'events', 'orderIds', 'description', 'isActive', 'secret']);
+    const rows: { id: number }[] = await m.query(`${columns.insertInto('webhook')} RETURNING id`, columns.values({ ...fields, secret }));
     return rows[0].id;
   }
 
@@ -59,7 +59,7 @@ export class WebhooksRepository {
    */
   async update(id: number, patch: Partial<WebhookFields>): Promise<boolean> {
     const p = new SqlParams();
-    const sets = [...assignments(patch, COLUMN, p), 'updated_at = now()'];
+    const sets = [...assignments(patch, WEBHOOK.names(), p), 'updated_at = now()'];
     if (patch.isActive === true) sets.push('disabled_reason = NULL', 'disabled_at = NULL', 'failing_since = NULL');
     const [, affected]: [unknown[], number] = await this.ds.query(`UPDATE webhook SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values);
     return affected > 0;
