@@ -25,6 +25,7 @@ import { LeadTimeZones1763900300000 } from './1763900300000-lead-time-zones';
 import { LeadPlanningCounters1763900310000 } from './1763900310000-lead-planning-counters';
 import { LeadCreatePreviousByPhone1763900600000 } from './1763900600000-lead-create-previous-by-phone';
 import { LeadCreateRow1795684548556 } from './1795684548556-lead-create-row';
+import { AddClients1795686554314 } from './1795686554314-add-clients';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   LeadPlanningCounters1763900310000,
   LeadCreatePreviousByPhone1763900600000,
   LeadCreateRow1795684548556,
+  AddClients1795686554314,
 ];

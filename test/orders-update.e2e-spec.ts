@@ -147,6 +147,7 @@ describe('orders', () => {
       });
       expect(await svc.getOrderSettings(id)).toEqual({
         id,
+        clientId: null,
         code: 'settings-order',
         callSchedule: [['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['10:00', '18:00'], []],
         holidays: ['2027-01-01', '2027-03-08'],

@@ -1,5 +1,6 @@
 import { AgentGroupEntity, AgentGroupMemberEntity } from '../modules/agent-groups/persistence/agent-group.entity';
 import { ApiKeyEntity } from '../modules/auth/persistence/api-key.entity';
+import { ClientEntity } from '../modules/clients/persistence/client.entity';
 import { CallAttemptGroupEntity } from '../modules/call-attempt-groups/persistence/call-attempt-group.entity';
 import { CallScenarioEntity } from '../modules/call-scenarios/persistence/call-scenario.entity';
 import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../modules/calls/persistence/call-counters';
@@ -35,6 +36,7 @@ import { WEBHOOK_ENTITIES } from '../modules/webhooks/persistence/webhook.entity
  * `npm run migration:generate` then writes its migration.
  */
 export const ENTITIES = [
+  ClientEntity,
   UserEntity,
   AgentGroupEntity,
   AgentGroupMemberEntity,

@@ -58,7 +58,7 @@ export class ApiKeysService {
       this.lastKnown.delete(hash);
       return null;
     }
-    const principal: ApiKeyPrincipal = { id: row.id, name: row.name, scopes: row.scopes };
+    const principal: ApiKeyPrincipal = { id: row.id, name: row.name, scopes: row.scopes, clientId: row.clientId };
     this.verified.set(hash, principal);
     this.lastKnown.set(hash, principal);
     return principal;

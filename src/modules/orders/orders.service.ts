@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ClientAccess } from '../../common/auth-context';
 import { Cache } from '../../common/cache';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
@@ -67,6 +68,14 @@ export class OrdersService {
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'orderSettingsCacheTtlMs'>,
   ) {
     this.settingsCache = new Cache({ ttlMs: config.orderSettingsCacheTtlMs, max: SETTINGS_CACHE_MAX });
+  }
+
+  /**
+   * The orders `access` reaches: null when it reaches every order, else its client's order ids
+   * (read fresh: an order moved to another client leaves the old client's reach at once).
+   */
+  async orderIdsReached(access: ClientAccess, m?: EntityManager): Promise<number[] | null> {
+    return access.clientId === null ? null : this.repo.idsOfClient(access.clientId, m);
   }
 
   async detail(id: number): Promise<OrderRecord> {

@@ -8,4 +8,6 @@ export const AUTH_ERRORS = errorCodes({
   API_KEY_SCOPE: 'API_KEY_SCOPE',
   /** Active keys have unique names. */
   API_KEY_NAME_TAKEN: 'API_KEY_NAME_TAKEN',
+  /** A client key on a route that reaches every client, or that declares no isolation rule. */
+  CLIENT_KEY_FORBIDDEN: 'CLIENT_KEY_FORBIDDEN',
 });

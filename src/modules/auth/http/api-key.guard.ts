@@ -7,9 +7,10 @@ import { ApiKeysService } from '../api-keys.service';
 import { AUTH_ERRORS } from '../domain/auth.errors';
 import { RATE_LIMITER, type RateLimiter } from '../../rate-limit/http/rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators';
+import { ISOLATION_RULE, type IsolationRule } from '../../../common/isolation';
 
-/** What a route asks of its caller: nothing (@Public) or a key with this scope. */
-type RouteAccess = { public: true } | { public: false; scope: Scope };
+/** What a route asks of its caller: nothing (@Public) or a key with this scope; and what a client key may do there. */
+type RouteAccess = { public: true } | { public: false; scope: Scope; isolation: IsolationRule | undefined };
 
 /**
  * Global guard: every route needs `X-Api-Key` with the route's scope unless marked @Public.
@@ -44,6 +45,9 @@ export class ApiKeyGuard implements CanActivate {
     if (!principal.scopes.includes(required)) {
       throw new DomainError('forbidden', AUTH_ERRORS.API_KEY_SCOPE, `This API key lacks the '${required}' scope`);
     }
+    if (principal.clientId !== null && (access.isolation === undefined || access.isolation === 'forbidden')) {
+      throw new DomainError('forbidden', AUTH_ERRORS.CLIENT_KEY_FORBIDDEN, 'A client key cannot use this route: it reaches every client');
+    }
     req.apiKey = principal;
     // Counted against the key even when the input is then refused.
     const allowed = this.limiter ? await this.limiter.canActivate(context) : true;
@@ -62,7 +66,11 @@ export class ApiKeyGuard implements CanActivate {
       const targets = [handler, cls];
       access = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)
         ? { public: true }
-        : { public: false, scope: this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'api' };
+        : {
+            public: false,
+            scope: this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'api',
+            isolation: this.reflector.getAllAndOverride<IsolationRule | undefined>(ISOLATION_RULE, targets),
+          };
       ofClass.set(handler, access);
     }
     return access;

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { ClientEntity } from '../../clients/persistence/client.entity';
 import type { Scope } from '../../../common/auth-context';
 
 /** `api_key`: integrators' keys, stored as a prefix (to find it) and a SHA-256 hash (to check it). */
@@ -22,6 +23,11 @@ export class ApiKeyEntity {
 
   @Column({ type: 'text', array: true })
   scopes: Scope[];
+
+  /** A client key reaches only this client's data; NULL: an unrestricted key. */
+  @Column({ type: 'integer', nullable: true })
+  @ForeignKey(() => ClientEntity, { name: 'api_key_client_id_fkey' })
+  clientId: number | null;
 
   @CreateDateColumn({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

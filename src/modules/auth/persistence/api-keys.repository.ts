@@ -9,13 +9,14 @@ export interface ApiKeyRow {
   name: string;
   keyHash: string;
   scopes: Scope[];
+  clientId: number | null;
   createdAt: Date;
   /** In the future while a replaced API_KEY is in its grace period: the moment it stops working. */
   revokedAt: Date | null;
   lastUsedAt: Date | null;
 }
 
-const COLUMNS = { id: true, name: true, keyHash: true, scopes: true, createdAt: true, revokedAt: true, lastUsedAt: true } as const;
+const COLUMNS = { id: true, name: true, keyHash: true, scopes: true, clientId: true, createdAt: true, revokedAt: true, lastUsedAt: true } as const;
 /** A key authenticates until its revocation time (a revocation may be scheduled ahead: rotation grace). By the database's clock. */
 const ACTIVE = Raw((revokedAt) => `(${revokedAt} IS NULL OR ${revokedAt} > now())`);
 

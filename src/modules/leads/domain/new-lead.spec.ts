@@ -10,6 +10,7 @@ const STATUSES: LeadStatus[] = [
 ];
 const ORDER: OrderSettings = {
   id: 7,
+  clientId: null,
   code: 'demo',
   callSchedule: [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []],
   holidays: [],

@@ -6,6 +6,8 @@ import type { TransferNumber } from './order';
 export interface OrderRecord {
   id: number;
   code: string;
+  /** The client that ordered it; null: the call center's own order. */
+  clientId: number | null;
   serviceTitle: string;
   title: string;
   status: string;

@@ -4,6 +4,8 @@ import { CallSchedule } from './call-schedule';
 export interface OrderSettings {
   id: number;
   code: string;
+  /** The order's client (null: the call center's own): a client key reaches the order only when it is its client's. */
+  clientId: number | null;
   /** always 7 items, Monday first */
   callSchedule: CallSchedule;
   /** yyyy-mm-dd, sorted */

@@ -1,9 +1,10 @@
-import { Check, Column, Entity, ForeignKey, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { AgentGroupEntity } from '../../agent-groups/persistence/agent-group.entity';
 import { CallAttemptGroupEntity } from '../../call-attempt-groups/persistence/call-attempt-group.entity';
 import { CallScenarioEntity } from '../../call-scenarios/persistence/call-scenario.entity';
 import { SipEndpointEntity } from '../../sip-endpoints/persistence/sip-endpoint.entity';
 import { UserEntity } from '../../users/persistence/user.entity';
+import { ClientEntity } from '../../clients/persistence/client.entity';
 
 /** `call_order`: an order (campaign) whose leads the call center calls, with its dialing settings. */
 @Entity('call_order')
@@ -18,12 +19,18 @@ import { UserEntity } from '../../users/persistence/user.entity';
   `sip_endpoint_usage_scheme IN ('random_default', 'random_without_repetition', 'even_loaded', 'even_loaded_daily')`,
 )
 @Check('call_order_status_check', `status IN ('success', 'secondary', 'info')`)
+@Index('call_order_client_id_idx', ['clientId', 'id'], { where: 'client_id IS NOT NULL' })
 export class CallOrderEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'call_order_pkey' })
   id: number;
 
   @Column({ type: 'varchar', length: 64 })
   code: string;
+
+  /** The client that ordered the campaign; NULL: the call center's own order. */
+  @Column({ type: 'integer', nullable: true })
+  @ForeignKey(() => ClientEntity, { name: 'call_order_client_id_fkey' })
+  clientId: number | null;
 
   @Column({ type: 'varchar', length: 255 })
   serviceTitle: string;

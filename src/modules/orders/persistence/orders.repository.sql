@@ -22,8 +22,8 @@ UPDATE call_order SET title = $2::varchar, auto_dialing_enabled = $3::boolean,
 SELECT count(*)::int AS n FROM call_order;
 
 -- $1 = 0, $2 = 50
-SELECT o.id AS "id", o.code AS "code", o.service_title AS "serviceTitle", o.title AS "title", o.status AS "status",
-  o.call_schedule AS "callSchedule", ARRAY(SELECT to_char(d,
+SELECT o.id AS "id", o.code AS "code", o.client_id AS "clientId", o.service_title AS "serviceTitle", o.title AS "title",
+  o.status AS "status", o.call_schedule AS "callSchedule", ARRAY(SELECT to_char(d,
   'YYYY-MM-DD') FROM unnest(o.call_holiday_overrides) AS d ORDER BY d) AS "callHolidayOverrides",
   o.auto_dialing_enabled AS "autoDialingEnabled", o.predictive_mode_enabled AS "predictiveModeEnabled",
   o.ai_default_language AS "aiDefaultLanguage", o.amd_detection_enabled AS "amdDetectionEnabled",

@@ -39,7 +39,7 @@ const ORDER_COLUMNS = `${CALL_ORDER.except(NOT_IN_RECORD).select('o', { callHoli
 
 /** What findSettings reads: the order's planning settings, holidays as `holidays`. */
 const SETTINGS_COLUMNS = [
-  CALL_ORDER.only(['id', 'code', 'callSchedule']).select('o'),
+  CALL_ORDER.only(['id', 'code', 'clientId', 'callSchedule']).select('o'),
   `${HOLIDAYS} AS holidays`,
   CALL_ORDER.only(['ignoreLeadTimezone', 'defaultUtcOffset', 'defaultTimeZone', 'qualifiedLeadsPerDayLimit', 'callAttemptGroupId']).select('o'),
 ].join(', ');
@@ -152,5 +152,11 @@ export class OrdersRepository {
         );
       }
     }
+  }
+
+  /** The ids of a client's orders, ascending (through call_order_client_id_idx). */
+  async idsOfClient(clientId: number, m?: EntityManager): Promise<number[]> {
+    const rows: { id: number }[] = await (m ?? this.ds.manager).query('SELECT id FROM call_order WHERE client_id = $1 ORDER BY id', [clientId]);
+    return rows.map((r) => r.id);
   }
 }

@@ -14,6 +14,8 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'deliver
 
 export interface Webhook {
   id: number;
+  /** The client whose keys own it; null: an unrestricted key's. */
+  clientId: number | null;
   url: string;
   events: string[];
   orderIds: number[];

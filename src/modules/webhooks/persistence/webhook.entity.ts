@@ -1,4 +1,5 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { ClientEntity } from '../../clients/persistence/client.entity';
 
 /**
  * `webhook` (migration 1763900100000-webhooks): an integrator's subscription. Read and written by
@@ -16,6 +17,11 @@ export class WebhookEntity {
   /** Event types, or `{*}`; never empty. */
   @Column({ type: 'varchar', length: 64, array: true })
   events: string[];
+
+  /** The client whose keys own it (and whose orders' events alone it receives); NULL: an unrestricted key's. */
+  @Column({ type: 'integer', nullable: true })
+  @ForeignKey(() => ClientEntity, { name: 'webhook_client_id_fkey' })
+  clientId: number | null;
 
   /** Orders whose events it receives; empty = all. */
   @Column({ type: 'integer', array: true, default: () => "'{}'" })

@@ -19,8 +19,8 @@ UPDATE webhook SET is_active = $1, updated_at = now(), disabled_reason = NULL, d
 SELECT count(*)::int AS n FROM webhook;
 
 -- $1 = 0, $2 = 50
-SELECT id AS "id", url AS "url", events AS "events", order_ids AS "orderIds", description AS "description",
-  is_active AS "isActive",
+SELECT id AS "id", url AS "url", events AS "events", client_id AS "clientId", order_ids AS "orderIds",
+  description AS "description", is_active AS "isActive",
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
   disabled_reason AS "disabledReason", disabled_at AS "disabledAt", created_at AS "createdAt",
   updated_at AS "updatedAt" FROM webhook ORDER BY id OFFSET $1 LIMIT $2;
