@@ -13,7 +13,8 @@ export async function pendingDemoSteps(t: TestApp): Promise<string[]> {
   await t.ds.query(`CREATE TRIGGER test_demo_claim BEFORE INSERT ON demo_seed_step FOR EACH ROW EXECUTE FUNCTION test_demo_claim()`);
   try {
     expect(await t.app.get(DemoSeeder).run()).toEqual([]);
-    return ((await t.ds.query(`SELECT name FROM test_demo_claim ORDER BY position`)) as { name: string }[]).map((r) => r.name);
+    const claims = await t.ds.query<{ name: string }[]>(`SELECT name FROM test_demo_claim ORDER BY position`);
+    return claims.map((r) => r.name);
   } finally {
     await t.ds.query(`DROP TRIGGER test_demo_claim ON demo_seed_step`);
     await t.ds.query(`DROP FUNCTION test_demo_claim()`);
