@@ -3,8 +3,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { PgBoss } from 'pg-boss';
 import request from 'supertest';
 import { LEAD_CREATE_QUEUE, LEAD_CREATE_RETRY_LIMIT, LeadCreateJobsService } from '../src/modules/leads/lead-create-jobs.service';
-import { LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
 import { createLeadOrder, leadBody, TestOrder } from './factories/leads';
+import { failInserts } from './support/db-faults';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -129,15 +129,20 @@ describe('job recovery: no accepted job stays queued', () => {
   it("logs a job's final failure as its id, attempts and error class, never the error's message", async () => {
     const phone = '+79161234567';
     const jobId = await accept(leadBody(order, { phone }));
-    const insert = jest.spyOn(t.app.get(LeadsRepository), 'insertLinkedForJob').mockRejectedValueOnce(new Error(`Failing row contains (${phone}, Anna)`));
+    // The lead's insert fails in PostgreSQL with an error whose detail quotes the row, as a CHECK violation's does.
+    const fault = await failInserts(t.ds, 'lead', 1, {
+      sqlstate: '23514',
+      message: 'new row for relation "lead" violates check constraint "lead_phone_check"',
+      detail: `Failing row contains (${phone}, Anna).`,
+    });
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     try {
       await t.app.get(LeadCreateJobsService).processCreateJob(jobId, LEAD_CREATE_RETRY_LIMIT);
       const lines = logged.mock.calls.map((c) => String(c[0]));
-      expect(lines).toEqual([`lead job ${jobId} failed after ${LEAD_CREATE_RETRY_LIMIT + 1} attempts: Error`]);
+      expect(lines).toEqual([`lead job ${jobId} failed after ${LEAD_CREATE_RETRY_LIMIT + 1} attempts: DatabaseError 23514`]);
       expect(await jobState(jobId)).toMatchObject({ status: 'failed' });
     } finally {
-      insert.mockRestore();
+      await fault.remove();
       logged.mockRestore();
     }
     await t.ds.query(`DELETE FROM pgboss.job WHERE name = $1 AND id = $2`, [LEAD_CREATE_QUEUE, jobId]);
