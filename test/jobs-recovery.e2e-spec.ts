@@ -8,11 +8,9 @@ import { failInserts } from './support/db-faults';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 /**
- * Every accepted asynchronous create reaches `done` or `failed`, and a job whose worker died
- * (or lost the database) mid-flight is retried within seconds, not at pg-boss's 15-minute default
- * expiry. The app under test is API-only (jobs stay queued) with a 3 s job expiry and a 1 s
- * supervisor; a test-side pg-boss client claims jobs as a worker would and then "dies" (never
- * settles them); a second instance with a worker then recovers them.
+ * Every accepted async create ends `done` or `failed`; a job whose worker died mid-flight is retried within seconds
+ * (3 s expiry, 1 s supervisor), not at pg-boss's 15-minute default. The app is API-only; a test-side pg-boss client
+ * claims jobs and never settles them (the dead worker), and a sibling instance with a worker recovers them.
  */
 describe('job recovery: no accepted job stays queued', () => {
   let t: TestApp;

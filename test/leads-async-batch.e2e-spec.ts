@@ -23,10 +23,9 @@ interface LeadRow {
 }
 
 /**
- * The workers' set-based drain (LeadCreateJobsService.processCreateJobs): a fetch of accepted creates is
- * validated job by job and created in one transaction, linked exactly as if the jobs had been
- * created one by one in the order they were accepted. The app is API-only (jobs stay queued until
- * a test drains them: by calling the handler, or with a sibling instance that has a worker).
+ * The workers' set-based drain (LeadCreateJobsService.processCreateJobs): a fetch of accepted creates is validated job
+ * by job and created in one transaction, linked as if created one by one in acceptance order. The app is API-only:
+ * jobs stay queued until a test drains them, by calling the handler or with a sibling instance that has a worker.
  */
 describe('asynchronous lead creation: batches of jobs', () => {
   let t: TestApp;

@@ -22,16 +22,9 @@ import { collectGarbage, cpuMsSince } from './support/cpu-time';
 import { writeFigures } from './support/run-dir';
 
 /**
- * The requests of input-limits.e2e-spec.ts (hostile bodies and query strings, the largest valid
- * bodies) each hold the event loop for less than 50 ms. The app runs in this process, on the e2e
- * suite's database set-up, so that two measures can be taken where it runs:
- * - cpuMs: main-thread CPU time over the whole request, after a full collection (support/cpu-time.ts),
- *   an upper bound of any stall it caused; asserted < 50 ms.
- * - stallMs: the longest event-loop delay seen (monitorEventLoopDelay) while it ran. Wall time, so
- *   other processes inflate it: asserted < 50 ms times the machine's load per core (at least 1).
- * Each request is sent PROBE_TRIES times and the least of each measure is kept: what else shares
- * the machine only adds to a try. Every try answers the same; the first try's answer is returned.
- * INPUT_LIMITS_REPORT=<file> appends every try's figures to that file.
+ * Each request of input-limits.e2e-spec.ts (hostile bodies and query strings, largest valid bodies) holds the event
+ * loop under 50 ms. The app runs in this process (e2e database set-up) so both measures are taken where it runs; each
+ * is the least of PROBE_TRIES tries, since other load only adds. INPUT_LIMITS_REPORT=<file> appends every try's figures.
  */
 const BUDGET_MS = 50;
 const PROBE_TRIES = 3;
@@ -43,7 +36,10 @@ interface Probe {
   wallMs: number;
 }
 
-/** One try: the request's answer and its CPU, stall and wall time. */
+/**
+ * One try: the answer, cpuMs (main-thread CPU after a full collection, an upper bound of any stall it caused), stallMs
+ * (longest event-loop delay, wall time so other processes inflate it) and wall time.
+ */
 async function measure(send: () => request.Test): Promise<Probe> {
   collectGarbage();
   const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -76,7 +72,7 @@ async function probe(label: string, send: () => request.Test): Promise<Probe> {
   return { ...tries[0], cpuMs: least((p) => p.cpuMs), stallMs: least((p) => p.stallMs), wallMs: least((p) => p.wallMs) };
 }
 
-/** The wall-clock budget: 50 ms on an idle machine, scaled by the load per core when others share it. */
+/** The stallMs budget: 50 ms on an idle machine, scaled by the load per core (at least 1) when others share it. */
 const stallBudget = () => BUDGET_MS * Math.max(1, loadavg()[0] / cpus().length);
 
 function expectQuick(label: string, p: Probe): void {

@@ -7,10 +7,9 @@ import { writeNeedles, LOG_DIR, Needles, readAllNeedles, runState, writeFigures 
 import { Scenario, startScenario } from './support/scenario';
 
 /**
- * The service's output across the whole run (every scenario's child process: results/logs/*.log)
- * must not carry a phone, a name, an e-mail or key material that the suite sent, nor the values of
- * query parameters. Runs last. It first drives the paths that used to leak on their own: e-mail and
- * API-key-name conflicts (sequential and racing), a query string with a phone, an API_KEY rotation.
+ * The whole run's service output (results/logs/*.log) carries no phone, name, e-mail or key material the suite sent, nor
+ * query parameter values. Runs last, after driving the paths most prone to leak: e-mail and API-key-name conflicts
+ * (sequential and racing), a query string with a phone, an API_KEY rotation.
  */
 
 type Category = 'phone' | 'name' | 'email' | 'key material' | 'query string';

@@ -2,12 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * CPU-time probes for bounds on how long one piece of work holds the event loop. Main-thread CPU
- * time grows far less than wall time when other processes load the machine, but it still grows
- * (two vCPUs can share a core), which is why these bounds live in the reliability suite, run on a
- * quiet machine. A full garbage collection before each probe keeps garbage that earlier work left
- * (megabyte bodies, whole apps) from being charged to the work measured; garbage the work itself
- * makes is still collected, and counted, while it runs.
+ * CPU-time probes bounding how long work holds the event loop. Main-thread CPU time grows far less than wall time under
+ * load but still grows (vCPUs can share a core), so these bounds run in the reliability suite on a quiet machine.
+ * A full collection before each probe keeps earlier work's garbage off the bill; the work's own garbage still counts.
  */
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
