@@ -260,7 +260,7 @@ async function check(c: HostileCase, n: number, size: string): Promise<void> {
 }
 
 describe('hostile bodies: 4xx, no event-loop stall over 50 ms, nothing stored', () => {
-  describe('at the size the issue found', () => {
+  describe('at the nominal size', () => {
     it.each(CASES.map((c) => [c.id.replace('%n', c.items?.toLocaleString('en-US') ?? ''), c] as const))('%s', (_id, c) => check(c, c.items ?? 1, ''));
   });
 
