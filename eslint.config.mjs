@@ -20,6 +20,15 @@ export default tseslint.config(
     },
   },
   {
+    // A newcomer reads a file whole and a function at a glance.
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 60 }],
+    },
+  },
+  {
     // Tests: supertest bodies and raw rows are `any` by nature.
     files: ['test/**/*.ts', '**/*.spec.ts', 'bench/**/*.ts'],
     rules: {

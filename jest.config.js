@@ -1,3 +1,5 @@
+const { availableParallelism } = require('node:os');
+
 // Nest 12 ships ES modules: npm scripts run Jest on Node 24 with --experimental-vm-modules,
 // so CommonJS test code can require() them without transforming node_modules.
 const transform = {
@@ -6,9 +8,12 @@ const transform = {
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {
-  // Jest reads testTimeout from the root config only; inside a project entry it is ignored.
+  // Jest reads testTimeout and maxWorkers from the root config only; inside a project entry they are ignored.
   // e2e tests drive a real server and database on a shared 2-core machine: 30 s, not 5 s.
   testTimeout: 30000,
+  // An e2e file spends most of its time waiting on PostgreSQL and timers, so two files at once keep
+  // two cores busy; Jest's default (cores - 1) runs a 2-core machine in band, one core idle.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' },
     {

@@ -1,5 +1,6 @@
-// The reliability suite (issue 8): the built service as a child process on its own throwaway
-// PostgreSQL, which the tests kill and restart. Not part of `npm test`: run `npm run test:reliability`.
+// The reliability suite: the built service as a child process on its own throwaway PostgreSQL,
+// which the tests kill and restart, and CPU-time bounds, which only a quiet machine measures
+// reliably. Not part of `npm test`: run `npm run test:reliability`.
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',

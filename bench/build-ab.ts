@@ -10,13 +10,9 @@ import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measure
 import { BenchSection } from './support/report';
 
 /**
- * This build against other builds on the create and detail paths, in one run on one database:
- * `BENCH_BASELINE_DIST=<checkout>/dist npm run bench -- build-ab` (comma-separated for several).
- * Every build's app runs in a process of its own without workers; ROUNDS rounds of SECONDS at 16
- * connections interleave the builds path by path; each build's least disturbed round counts (the
- * least server CPU per request; the most requests per second). Ratios are this build's throughput
- * over the baseline's: by server CPU per request (the throughput on cores of their own) and by
- * requests per second.
+ * This build against other builds on the create and detail paths, in one run on one database (`BENCH_BASELINE_DIST=<checkout>/dist`,
+ * comma-separated for several). Each build runs alone in its process without workers, rounds interleaved path by path, the least disturbed
+ * round counting; ratios are this build's throughput over the baseline's, by server CPU per request and by requests per second.
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

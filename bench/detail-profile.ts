@@ -10,12 +10,9 @@ import { forEachBusySample, ProfileNode, readProfile } from './support/profile-s
 import { LoadTarget, measuredLoad } from './support/measured-load';
 
 /**
- * Where a detail read's server CPU goes, function by function: `node dist/bench/detail-profile.js`
- * (after `npm run build`). Starts the service and the bare server (WORKERS=0), seeds, measures CPU
- * per request of `GET /v2/lead/detail/{id}/` and the bare SELECT by id (best of BENCH_ROUNDS, 16
- * connections), then profiles both and prints the heaviest functions (self and inclusive).
- * BENCH_BASELINE_DIST=<another build's dist/> (comma-separated for several): those builds' apps
- * run too, interleaved (A/B on one database, in the same run).
+ * Where a detail read's server CPU goes, function by function (`node dist/bench/detail-profile.js` after a build): CPU per request of
+ * `GET /v2/lead/detail/{id}/` and of the bare SELECT by id (best of BENCH_ROUNDS, 16 connections), then the heaviest functions of each
+ * profile. BENCH_BASELINE_DIST=<other dist/>[,...] runs those builds too, interleaved on the same database.
  */
 
 const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 4);

@@ -7,20 +7,9 @@ import { Client } from 'pg';
 import { startBenchDatabase } from './support/bench-app';
 
 /**
- * Job workers against HTTP requests: does a queue of async lead
- * creates starve synchronous requests of database connections (503 after the pool's connect wait)?
- *
- * Two phases on a throwaway database, the built service (`dist/src/main.js`) as a child process:
- *  - burst: WORKERS=2; BACKLOG async creates sent by CLIENTS clients while a steady sync load
- *    (lead creates and lead detail reads at a fixed rate) runs until the queue has drained;
- *  - backlog: the same number accepted by an API-only instance (WORKERS=0), then the service
- *    restarts with WORKERS=2 and drains that queue at full speed beside the same sync load.
- * Reports the sync answers by status (the 503 count is the figure), latency, drain time and
- * job states. Run: `npm run build && node_modules/.bin/node dist/bench/job-backlog.js`.
- * Settings (environment): BACKLOG (2000), CLIENTS (16), SYNC_CREATES_PER_S (4), SYNC_READS_PER_S (8),
- * SERVICE_ENV (JSON of extra service variables, e.g. '{"DB_POOL_SIZE":"5"}'), BENCH_DATABASE_URL
- * (a server to create the throwaway database on; else an embedded one).
- * Exported (`jobBacklog`) for a suite that brings its own database.
+ * Do queued async lead creates starve sync requests of database connections? Beside a steady sync load: a burst (WORKERS=2, BACKLOG
+ * creates from CLIENTS clients), then a backlog accepted with WORKERS=0 and drained after a restart with WORKERS=2. Reports sync answers
+ * by status (503s are the figure), latency, drain time, job states; settings from the environment (see the end of this file).
  */
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');

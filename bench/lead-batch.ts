@@ -9,16 +9,9 @@ import { createPopulation, grow } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
- * Leads per second through `POST /v2/lead/create-batch/` (1,000 leads a request) against
- * single sync creates (`POST /v2/lead/create/`), both at 50 connections, in one run on one
- * cluster and one app instance. The same lead body as bench/lead-create.ts (phones spread over
- * the number space, one in ten repeating the phone of the lead five before it: a duplicate to
- * link). A batch's figure is the leads committed during its load (counted in the table), over a
- * window three times longer: 50 batches in flight take seconds to turn over. Goal: at least 5x.
- * The table holds EXISTING leads first, analysed: on a freshly seeded table the plans PostgreSQL
- * caches per connection (the foreign-key checks of the duplicate links) were made for a tiny table
- * and read the whole table once it had grown.
- * `npm run bench -- lead-batch` (BENCH_SECONDS: seconds per load, default 10).
+ * Leads per second through `POST /v2/lead/create-batch/` (1,000 a request) against single creates, both at 50 connections, on bench-leads
+ * bodies; a batch counts the leads committed during its load over a window three times longer (50 batches turn over slowly). Goal: 5x.
+ * The table holds EXISTING analysed leads first, so the plans cached per connection are made for a grown table. BENCH_SECONDS per load.
  */
 
 const BATCH = 1000;

@@ -12,15 +12,9 @@ import { BenchSection, RESULTS_DIR } from './support/report';
 import os from 'node:os';
 
 /**
- * A burst of leads from an ad campaign against the bare baselines, in one run on one cluster,
- * 50 connections (bench/support/measured-load.ts):
- * - bare Express 5 + pg (bench/support/bare-server.ts): a single-row INSERT and a SELECT by id;
- *   the service's own create and detail statements on its schema, no framework;
- * - the service (bench/support/app-server.ts): sync create, with Idempotency-Key, async accept
- *   (then the workers' drain), detail.
- * One create in ten repeats a phone sent five creates earlier (a duplicate to link). Per load:
- * CPU time per request of the server process and of PostgreSQL, and the costliest statements;
- * then a CPU profile of each server under the create load (summarised by layer).
+ * A burst of leads from an ad campaign against the bare baselines (bench/support/bare-server.ts), one cluster, 50 connections: the
+ * service's sync create, with Idempotency-Key, async accept (then the drain) and detail. Per load: server and PostgreSQL CPU per request
+ * and the costliest statements; then a CPU profile of each server under the create load, by layer.
  */
 
 interface Ready {
@@ -115,10 +109,8 @@ export async function leadCreateBench(): Promise<BenchSection> {
       profiles[name] = await summariseProfile(file);
     }
 
-    // What the create pays for in PostgreSQL: the service's create SQL again on the bare server,
-    // after dropping every lead index its own statements do not use, then also without the
-    // statement triggers (counters behind the exact list totals; the outbox). Last, since both
-    // break what the service promises; the database is dropped after the run.
+    // What the create pays for in PostgreSQL: its SQL again on the bare server without the lead indexes it does not use, then also
+    // without the statement triggers (counters, outbox). Last, as both break the service's promises; the database is dropped after.
     const dropped: { indexname: string }[] = (
       await pool.query(
         `SELECT i.relname AS indexname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid

@@ -12,13 +12,9 @@ import { createPopulation, grow, Population } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
- * PRODUCT.md "Lists" on production-shaped data (bench/support/realistic-data.ts): the same lead
- * and call tables grown from 10k to 1M rows (BENCH_LIST_STAGES to change), leads of 34 orders
- * interleaved, a paused-and-resumed order, an order at both ends of the id range. The table is
- * copied at each stage but the last (CREATE DATABASE ... TEMPLATE), then grown; an app instance
- * serves each size, and every case is requested sequentially at all sizes in turn (measureCase),
- * its p50/p95 taken, its `total` checked against count(*). Goal: p50 at the last size within 1.5x
- * of the first. `npm run bench -- lists` (about 10 minutes, mostly growing the tables).
+ * PRODUCT.md "Lists" on production-shaped data (realistic-data.ts): lead and call tables grown from 10k to 1M rows (BENCH_LIST_STAGES),
+ * an app instance per size, every case requested sequentially at each size: p50/p95, `total` checked against count(*).
+ * Goal: p50 at the last size within 1.5x of the first. `npm run bench -- lists` (about 10 minutes, mostly growing the tables).
  */
 
 /** The page size asked for: the API's largest, smaller where a filter matches fewer rows at the smallest size (see listsBench). */

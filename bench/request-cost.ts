@@ -10,15 +10,9 @@ import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measure
 import { BenchSection } from './support/report';
 
 /**
- * CPU per request of the hot paths, for a machine shared with other work: throughput there
- * measures the neighbours as much as the code, CPU time per request much less. Each path runs
- * ROUNDS times for SECONDS at 16 connections, the service and the bare Express + pg baselines
- * interleaved (bench/support/bare-server.ts), and each figure is the round with the least CPU per
- * request (the least disturbed one). Per path: the server process's CPU and the whole
- * PostgreSQL cluster's, and the ratio of the baseline's total to the service's, the throughput
- * ratio the two would have on cores they had to themselves. The service runs without workers, so
- * an async accept is the accept alone; the jobs the accepts queued are then drained by a fresh
- * instance with workers, alone on the database (leads per second, CPU per lead).
+ * CPU per request of the hot paths, which on a shared machine measures the code far better than throughput does. Each path runs ROUNDS
+ * x SECONDS at 16 connections, interleaved with the bare baselines; the least-CPU round counts (server and PostgreSQL), and the ratio is
+ * the throughput the two would have on cores of their own. Without workers; queued jobs are then drained alone (leads/s, CPU per lead).
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -16,21 +16,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COST_BATCHES = 20;
 
 /**
- * What a subscribed webhook costs the synchronous lead create, and how fast deliveries
- * go out. One app instance (WORKERS=2, so it also dispatches and delivers), one cluster, one run:
- *
- * 1. rounds (BENCH_ROUNDS, default 3) of: `POST /v2/lead/create/` at 50 connections with the
- *    webhook paused, then the same with it on: one webhook subscribed to `lead.created` of that
- *    order, pointing at a fast local receiver (node:http in the bench process, 204 at once);
- *    deliveries run during the load, and the round waits until they have all arrived;
- * 2. the dispatcher alone: the deliveries of 20,000 leads deleted and its cursor put back, so it
- *    reads, sends (first attempts) and stores them again with nothing else running: deliveries per
- *    second, and CPU per delivery in the server, PostgreSQL and the receiver;
- * 3. the retry path: every delivery made due again at once (what a mass redelivery does), timed
- *    until all are delivered again by the delivery workers: claim, sign, POST, record.
- *
- * Goals: create with a webhook at least 0.9x without; deliveries per second (2.) at least the sync
- * create rate. `npm run bench -- webhooks` (BENCH_SECONDS: seconds per load, default 10).
+ * What a subscribed webhook costs the sync lead create, and how fast deliveries go out (one instance with WORKERS=2): rounds of creates
+ * paused vs on (local 204 receiver), then the dispatcher alone on 20,000 leads' deliveries, then a mass redelivery through the workers.
+ * Goals: create with a webhook at least 0.9x without; deliveries per second at least the create rate. BENCH_SECONDS per load.
  */
 
 interface Ready {
@@ -172,10 +160,8 @@ async function measureLayout(layout: Layout): Promise<{ machine: MachineInfo; ma
       await api(`/v2/webhook/update/${webhookId}/`, { isActive: false });
     }
 
-    // The dispatcher's path alone: COST_BATCHES x 1,000 leads created (by batches) and delivered,
-    // then their deliveries deleted and the dispatch cursor put back, so the dispatcher reads, sends
-    // and stores them again with nothing else running: its rate, and its CPU per delivery in the
-    // server, PostgreSQL and the receiver (this process), idle CPU of the same span subtracted.
+    // The dispatcher's path alone: COST_BATCHES x 1,000 leads delivered, their deliveries deleted and the cursor put back, so it reads,
+    // sends and stores them again with nothing else running: its rate and CPU per delivery (server, PostgreSQL, receiver), idle subtracted.
     const batchOf = (n: number) => ({
       leads: Array.from({ length: n }, lead),
     });

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { agentGroupsDemoSeed } from '../src/modules/agent-groups/agent-groups.seed';
 import { usersDemoSeed } from '../src/modules/users/users.seed';
 import { createAgentGroup, createUser } from './factories/reference';
+import { pendingDemoSteps } from './support/demo-steps';
 import { createTestApp, TestApp } from './support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
@@ -268,8 +268,9 @@ describe('agent groups', () => {
   describe('demo data', () => {
     it('seeds three groups with members, named by the demo users', async () => {
       await t.ds.query(`TRUNCATE app_user, agent_group CASCADE`);
-      const registered = t.app.get<DemoSeeder, { steps: { name: string; order: number }[] }>(DemoSeeder).steps;
-      expect(registered).toContainEqual(expect.objectContaining({ name: agentGroupsDemoSeed.name, order: 11 }));
+      // Registered with the seeder, after the users it names (order 11).
+      expect(await pendingDemoSteps(t)).toContain(agentGroupsDemoSeed.name);
+      expect(agentGroupsDemoSeed.order).toBe(11);
       // Users first, then groups; run on their own, without other domains' steps.
       await t.ds.transaction((m) => usersDemoSeed.run(m));
       await t.ds.transaction((m) => agentGroupsDemoSeed.run(m));

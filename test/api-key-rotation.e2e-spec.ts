@@ -12,10 +12,9 @@ import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 const newKey = () => `ops-${randomBytes(24).toString('base64url')}`;
 
 /**
- * API_KEY rotation across instances on one database: an instance started with a new API_KEY
- * starts (the previous key keeps working for API_KEY_ROTATION_GRACE_HOURS), an old instance
- * restarting during the rollout does not bring its key back to the front, and a revoked key
- * stays revoked through restarts.
+ * API_KEY rotation across instances on one database: an instance with a new API_KEY starts (the previous key works
+ * for API_KEY_ROTATION_GRACE_HOURS), an old instance restarting mid-rollout does not bring its key back to the front,
+ * and a revoked key stays revoked through restarts.
  */
 describe('API_KEY rotation', () => {
   let t: TestApp;

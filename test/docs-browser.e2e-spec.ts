@@ -8,6 +8,12 @@ import { createTestApp, TestApp } from './support/test-app';
 /** Debian's chromium (`apt-get install chromium`; .ci/run installs it when absent). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = join(__dirname, 'output');
+/** In CI the browser is required; elsewhere a machine without it skips this file and says how to get it. */
+const IN_CI = !!process.env.CI && !/^(false|0)$/i.test(process.env.CI);
+const RUN = IN_CI || existsSync(CHROMIUM);
+if (!RUN) {
+  console.warn(`Swagger UI browser test skipped: no Chromium at ${CHROMIUM}. Install it with "sudo apt-get install -y chromium" (or set CHROMIUM_PATH).`);
+}
 
 jest.setTimeout(120_000);
 
@@ -16,7 +22,7 @@ jest.setTimeout(120_000);
  * the key entered in the Authorize dialog, then "Try it out" and "Execute" with the default
  * examples of GET /v2/order/ and POST /v2/lead/create; the page must show 200 for each.
  */
-describe('Swagger UI in Chromium', () => {
+(RUN ? describe : describe.skip)('Swagger UI in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
   let page: Page;

@@ -9,12 +9,9 @@ import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 const ROOT = path.join(__dirname, '..');
 
 /**
- * Who may stop the embedded PostgreSQL of a DATA_DIR: only its owner (the process that started it,
- * recorded in `<dataDir>/.owner`). A CLI started beside a running service shares the server, also
- * when the service is pid 1 (a container), where the server's parent is pid 1 without it being an
- * orphan; a server whose owner died (kill -9) is stopped and started afresh.
- *
- * The owner runs in a separate process: the module is transpiled for it as it is in the service.
+ * Only its owner (recorded in `<dataDir>/.owner`) stops a DATA_DIR's embedded PostgreSQL: a CLI beside a running service
+ * shares the server, also when the service is pid 1 (a container); a server whose owner died (kill -9) is restarted.
+ * The owner runs in a separate process, with the module transpiled for it as it is in the service.
  */
 describe('embedded PostgreSQL ownership', () => {
   let work: string;

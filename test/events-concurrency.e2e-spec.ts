@@ -16,10 +16,9 @@ interface Change {
 }
 
 /**
- * The feed under concurrent writers: transactions commit out of the order in which they wrote
- * their events (slow transactions hold an early event while later ones commit), and a reader that
- * follows the feed page by page must still see every committed event exactly once, in an order
- * consistent with commits, and nothing of a transaction that rolled back.
+ * The feed under concurrent writers whose transactions commit out of write order (a slow one holds an early event while
+ * later ones commit): a reader following page by page sees every committed event exactly once, in an order consistent
+ * with commits, and nothing of a transaction that rolled back.
  */
 describe('events: the feed under concurrent writers', () => {
   let t: TestApp;

@@ -3,16 +3,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { PgBoss } from 'pg-boss';
 import request from 'supertest';
 import { LEAD_CREATE_QUEUE, LEAD_CREATE_RETRY_LIMIT, LeadCreateJobsService } from '../src/modules/leads/lead-create-jobs.service';
-import { LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
 import { createLeadOrder, leadBody, TestOrder } from './factories/leads';
+import { failInserts } from './support/db-faults';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 /**
- * Every accepted asynchronous create reaches `done` or `failed`, and a job whose worker died
- * (or lost the database) mid-flight is retried within seconds, not at pg-boss's 15-minute default
- * expiry. The app under test is API-only (jobs stay queued) with a 3 s job expiry and a 1 s
- * supervisor; a test-side pg-boss client claims jobs as a worker would and then "dies" (never
- * settles them); a second instance with a worker then recovers them.
+ * Every accepted async create ends `done` or `failed`; a job whose worker died mid-flight is retried within seconds
+ * (3 s expiry, 1 s supervisor), not at pg-boss's 15-minute default. The app is API-only; a test-side pg-boss client
+ * claims jobs and never settles them (the dead worker), and a sibling instance with a worker recovers them.
  */
 describe('job recovery: no accepted job stays queued', () => {
   let t: TestApp;
@@ -129,15 +127,20 @@ describe('job recovery: no accepted job stays queued', () => {
   it("logs a job's final failure as its id, attempts and error class, never the error's message", async () => {
     const phone = '+79161234567';
     const jobId = await accept(leadBody(order, { phone }));
-    const insert = jest.spyOn(t.app.get(LeadsRepository), 'insertLinkedForJob').mockRejectedValueOnce(new Error(`Failing row contains (${phone}, Anna)`));
+    // The lead's insert fails in PostgreSQL with an error whose detail quotes the row, as a CHECK violation's does.
+    const fault = await failInserts(t.ds, 'lead', 1, {
+      sqlstate: '23514',
+      message: 'new row for relation "lead" violates check constraint "lead_phone_check"',
+      detail: `Failing row contains (${phone}, Anna).`,
+    });
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     try {
       await t.app.get(LeadCreateJobsService).processCreateJob(jobId, LEAD_CREATE_RETRY_LIMIT);
       const lines = logged.mock.calls.map((c) => String(c[0]));
-      expect(lines).toEqual([`lead job ${jobId} failed after ${LEAD_CREATE_RETRY_LIMIT + 1} attempts: Error`]);
+      expect(lines).toEqual([`lead job ${jobId} failed after ${LEAD_CREATE_RETRY_LIMIT + 1} attempts: DatabaseError 23514`]);
       expect(await jobState(jobId)).toMatchObject({ status: 'failed' });
     } finally {
-      insert.mockRestore();
+      await fault.remove();
       logged.mockRestore();
     }
     await t.ds.query(`DELETE FROM pgboss.job WHERE name = $1 AND id = $2`, [LEAD_CREATE_QUEUE, jobId]);

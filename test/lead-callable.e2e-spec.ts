@@ -4,7 +4,7 @@ import { ANY_TIME, createLead, createLeadOrder, TestOrder } from './factories/le
 import { callStatusId, recordCall } from './factories/calls';
 import { createTestApp, TestApp } from './support/test-app';
 
-/** GET /v2/lead/callable/{leadId}/ (issue 14): each reason code from a real setup. */
+/** GET /v2/lead/callable/{leadId}/: each reason code from a real setup. */
 describe('why a lead is not callable', () => {
   let t: TestApp;
   const ZONE = 'Asia/Kolkata';

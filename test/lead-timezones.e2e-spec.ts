@@ -5,7 +5,7 @@ import { createCallAttemptGroup, createSipEndpoint, createUser } from './factori
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { createTestApp, TestApp } from './support/test-app';
 
-/** Issue 14: a lead's IANA zone, its resolution order, and planning in the zone's real rules. */
+/** A lead's IANA zone, its resolution order, and planning in the zone's real rules. */
 describe('lead time zones', () => {
   let t: TestApp;
   const post = (path: string, body: unknown) =>

@@ -1,8 +1,10 @@
+import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { databaseUnavailableReason } from '../src/common/pg-errors';
 import { LeadCreateJobsService } from '../src/modules/leads/lead-create-jobs.service';
-import { LeadBulkRepository } from '../src/modules/leads/persistence/lead-bulk.repository';
 import { createLead, createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
+import { failInserts } from './support/db-faults';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 interface JobRow {
@@ -21,10 +23,9 @@ interface LeadRow {
 }
 
 /**
- * The workers' set-based drain (LeadCreateJobsService.processCreateJobs): a fetch of accepted creates is
- * validated job by job and created in one transaction, linked exactly as if the jobs had been
- * created one by one in the order they were accepted. The app is API-only (jobs stay queued until
- * a test drains them: by calling the handler, or with a sibling instance that has a worker).
+ * The workers' set-based drain (LeadCreateJobsService.processCreateJobs): a fetch of accepted creates is validated job
+ * by job and created in one transaction, linked as if created one by one in acceptance order. The app is API-only:
+ * jobs stay queued until a test drains them, by calling the handler or with a sibling instance that has a worker.
  */
 describe('asynchronous lead creation: batches of jobs', () => {
   let t: TestApp;
@@ -167,13 +168,16 @@ describe('asynchronous lead creation: batches of jobs', () => {
   it('a batch that fails is processed again one job at a time, each job settling on its own', async () => {
     const o = await createLeadOrder(t);
     const ids = await acceptAll([leadBody(o), leadBody(o), leadBody(o)]);
-    const insert = jest.spyOn(t.app.get(LeadBulkRepository), 'insertJobBatch').mockRejectedValueOnce(new Error('serialization failure (simulated)'));
-    const warn = jest.spyOn(service['logger'], 'warn').mockImplementation(() => undefined);
+    // The batch's insert fails in PostgreSQL, as a serialization failure does; the single ones pass.
+    const fault = await failInserts(t.ds, 'lead', 1, { sqlstate: '40001', message: 'could not serialize access due to concurrent update' });
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
       expect(await service.processCreateJobs(asJobs(ids))).toEqual(ids.map(() => ({ ok: true })));
-      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual(['lead job batch of 3 failed, processing its jobs one by one: Error']);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual(['lead job batch of 3 failed, processing its jobs one by one: QueryFailedError 40001']);
+      // The batch's insert, then one per job.
+      expect(await fault.attempts()).toBe(1 + ids.length);
     } finally {
-      insert.mockRestore();
+      await fault.remove();
       warn.mockRestore();
     }
     const leads = await leadsOf(o);
@@ -184,16 +188,19 @@ describe('asynchronous lead creation: batches of jobs', () => {
   it('a batch that loses the database fails every job for the queue to retry, without trying them one by one', async () => {
     const o = await createLeadOrder(t);
     const ids = await acceptAll([leadBody(o), leadBody(o)]);
-    const lost = new Error('Connection terminated unexpectedly');
-    const insert = jest.spyOn(t.app.get(LeadBulkRepository), 'insertJobBatch').mockRejectedValueOnce(lost);
-    const single = jest.spyOn(service, 'processCreateJob');
+    const lost = await failInserts(t.ds, 'lead', 1, 'connection lost');
     try {
-      expect(await service.processCreateJobs(asJobs(ids))).toEqual(ids.map(() => ({ ok: false, error: lost })));
-      expect(single).not.toHaveBeenCalled();
+      const outcomes = await service.processCreateJobs(asJobs(ids));
+      // Every job fails with the batch's error: its connection ended.
+      const error = (outcomes[0] as { error?: unknown }).error;
+      expect(outcomes).toEqual(ids.map(() => ({ ok: false, error })));
+      expect(databaseUnavailableReason(error)).toBe('57P01 admin_shutdown');
+      // The batch's insert only: no job was tried on its own.
+      expect(await lost.attempts()).toBe(1);
       for (const job of (await jobs(ids)).values()) expect(job.state).toBe('queued');
+      expect(await leadsOf(o)).toEqual([]);
     } finally {
-      insert.mockRestore();
-      single.mockRestore();
+      await lost.remove();
     }
     // The retry (here: the handler called again) creates them.
     expect(await service.processCreateJobs(asJobs(ids, 1))).toEqual(ids.map(() => ({ ok: true })));

@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { randomUUID } from 'node:crypto';
 import { LEAD_CREATE_RETRY_LIMIT, LeadCreateJobsService } from '../src/modules/leads/lead-create-jobs.service';
-import { LeadsRepository } from '../src/modules/leads/persistence/leads.repository';
 import { createLeadOrder, leadBody, testPhone, TestOrder } from './factories/leads';
+import { failInserts } from './support/db-faults';
 import { createTestApp, TestApp } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -112,32 +112,35 @@ describe('asynchronous lead creation', () => {
   });
 
   it('retries a transient failure and marks the job failed after the last attempt', async () => {
-    const repo = t.app.get(LeadsRepository);
-    const spy = jest.spyOn(repo, 'insertLinkedForJob').mockRejectedValueOnce(new Error('connection reset (simulated)'));
+    // The lead's insert fails once in PostgreSQL, as a serialization failure does.
+    const transient = { sqlstate: '40001', message: 'could not serialize access due to concurrent update' };
+    const once = await failInserts(t.ds, 'lead', 1, transient);
     try {
       const res = await post('/v2/lead/create-async/', leadBody(order)).expect(200);
       const job = await waitForJob(t, res.headers['x-job-id']);
       expect(job).toMatchObject({ status: 'done', leadId: expect.any(Number) });
-      expect(spy).toHaveBeenCalledTimes(2);
-
-      const last = randomUUID();
-      await t.ds.query(`INSERT INTO lead_async_job (id, order_id, payload) VALUES ($1, $2, $3)`, [last, order.id, JSON.stringify(leadBody(order))]);
-      spy.mockRejectedValueOnce(new Error('connection reset (simulated)'));
-      // The given-up job is logged as an error: captured here (and checked), not printed.
-      const logged: string[] = [];
-      const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation((m: unknown) => void logged.push(String(m)));
-      try {
-        await t.app.get(LeadCreateJobsService).processCreateJob(last, LEAD_CREATE_RETRY_LIMIT);
-      } finally {
-        errors.mockRestore();
-      }
-      expect(logged).toContainEqual(expect.stringContaining(`lead job ${last} failed after`));
-      const failed = await waitForJob(t, last);
-      expect(failed).toMatchObject({ status: 'failed', leadId: null, errors: [{ field: '', message: expect.stringContaining('internal error') }] });
-      expect(await leadsOfJob(last)).toEqual([]);
+      expect(await once.attempts()).toBe(2);
     } finally {
-      spy.mockRestore();
+      await once.remove();
     }
+
+    const last = randomUUID();
+    await t.ds.query(`INSERT INTO lead_async_job (id, order_id, payload) VALUES ($1, $2, $3)`, [last, order.id, JSON.stringify(leadBody(order))]);
+    const onLastAttempt = await failInserts(t.ds, 'lead', 1, transient);
+    // The given-up job is logged as an error: captured here (and checked), not printed.
+    const logged: string[] = [];
+    const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation((m: unknown) => void logged.push(String(m)));
+    try {
+      await t.app.get(LeadCreateJobsService).processCreateJob(last, LEAD_CREATE_RETRY_LIMIT);
+      expect(await onLastAttempt.attempts()).toBe(1);
+    } finally {
+      errors.mockRestore();
+      await onLastAttempt.remove();
+    }
+    expect(logged).toContainEqual(expect.stringContaining(`lead job ${last} failed after`));
+    const failed = await waitForJob(t, last);
+    expect(failed).toMatchObject({ status: 'failed', leadId: null, errors: [{ field: '', message: expect.stringContaining('internal error') }] });
+    expect(await leadsOfJob(last)).toEqual([]);
   });
 
   it('links async duplicates like synchronous ones', async () => {

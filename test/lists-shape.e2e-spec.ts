@@ -7,10 +7,9 @@ import { createLeadOrder, TestOrder } from './factories/leads';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
- * Lead lists on the shape that used to cost a table scan per page (issue 9): an order that took a
- * few leads, paused while another order filled the table, then resumed, so its leads lie at both
- * ends of a long id range. A page must read about one page of index entries, whatever lies
- * between, and still be exactly the rows a plain query returns.
+ * Lead lists for an order whose leads lie at both ends of a long id range (a few leads, a pause while another order
+ * fills the table, then more), the shape that risks a table scan per page: a page must read about one page of index
+ * entries, whatever lies between, and still be exactly the rows a plain query returns.
  */
 describe('lead lists whatever the ids of an order look like', () => {
   let t: TestApp;

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { loggerParams, createAppLogger, textLine } from '../src/modules/observability/logging';
-import { UsersService } from '../src/modules/users/users.service';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** The pino lines the process writes to stdout while `fn` runs (parsed), nothing printed. */
@@ -37,14 +36,20 @@ describe('logs through pino (LOG_FORMAT=json)', () => {
   });
 
   it('writes one JSON object per line, and every line of a request carries its id', async () => {
-    // An unexpected failure inside the request: the exception filter logs it, then the access line follows.
-    const failure = jest.spyOn(UsersService.prototype, 'listUsers').mockRejectedValueOnce(new Error('boom in a test'));
-    const lines = await stdoutLines(() =>
-      request(t.http).get('/v2/user/list/?email=x@example.com').set('X-Api-Key', t.apiKey).set('X-Request-Id', 'pino-1').expect(500),
-    );
-    failure.mockRestore();
+    // An unexpected failure inside the request (the users table is missing): the failed statement
+    // and the exception filter log it, then the access line follows.
+    await t.ds.query(`ALTER TABLE app_user RENAME TO app_user_away`);
+    let lines: Record<string, unknown>[];
+    try {
+      lines = await stdoutLines(() =>
+        request(t.http).get('/v2/user/list/?email=x@example.com').set('X-Api-Key', t.apiKey).set('X-Request-Id', 'pino-1').expect(500),
+      );
+    } finally {
+      await t.ds.query(`ALTER TABLE app_user_away RENAME TO app_user`);
+    }
     const ofRequest = lines.filter((l) => JSON.stringify(l).includes('pino-1'));
     expect(ofRequest.map((l) => [l.level, l.context])).toEqual([
+      ['error', 'Database'],
       ['error', 'ApiExceptionFilter'],
       ['info', 'HTTP'],
     ]);
@@ -52,7 +57,7 @@ describe('logs through pino (LOG_FORMAT=json)', () => {
       expect(line.requestId).toBe('pino-1');
       expect(typeof line.time).toBe('string');
     }
-    expect(ofRequest[1]).toMatchObject({ method: 'GET', path: '/v2/user/list/?email=', status: 500, apiKeyId: expect.any(Number) });
+    expect(ofRequest[2]).toMatchObject({ method: 'GET', path: '/v2/user/list/?email=', status: 500, apiKeyId: expect.any(Number) });
     // The bound id is written once per line, not repeated by the access line's own field.
     expect(lines.every((l) => Object.keys(l).length === new Set(Object.keys(l)).size)).toBe(true);
     expect(JSON.stringify(lines)).not.toContain('x@example.com');

@@ -3,7 +3,7 @@ import { createLead, createLeadOrder } from './factories/leads';
 import { callStatusId, recordCall } from './factories/calls';
 import { createTestApp, TestApp } from './support/test-app';
 
-/** GET /v2/order/stats/{orderId}/ (issue 14): live figures from counters and indexed ranges. */
+/** GET /v2/order/stats/{orderId}/: live figures from counters and indexed ranges. */
 describe('order stats', () => {
   let t: TestApp;
   const post = (path: string, body: unknown, key = t.apiKey) =>

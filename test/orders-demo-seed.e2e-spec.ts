@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { insertAgentGroup, insertCallAttemptGroup, insertCallScenario, insertSipEndpoint, insertUser } from './factories/orders';
+import { pendingDemoSteps } from './support/demo-steps';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** The demo seed steps of custom fields and orders, on their own. */
@@ -17,8 +18,7 @@ describe('orders and custom fields demo data', () => {
   it('seeds custom fields of every type and five orders referencing other seeds by natural key, skipping missing ones', async () => {
     const seeder = s.app.get(DemoSeeder);
     // Run only this part's steps: the other domains' steps are marked as applied, their rows inserted here.
-    const steps = (seeder as unknown as { steps: { name: string }[] }).steps.map((st) => st.name);
-    const others = steps.filter((n) => n !== 'custom-fields' && n !== 'orders');
+    const others = (await pendingDemoSteps(s)).filter((n) => n !== 'custom-fields' && n !== 'orders');
     if (others.length) await s.ds.query(`INSERT INTO demo_seed_step (name) SELECT unnest($1::text[])`, [others]);
     for (const email of ['anna.smirnova@callcenter.example', 'emily.johnson@callcenter.example']) await insertUser(s.ds, { email });
     await insertAgentGroup(s.ds, { ru: 'Продажи', gb: 'Sales' });

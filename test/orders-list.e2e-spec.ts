@@ -74,11 +74,8 @@ describe('orders', () => {
     });
 
     it('loads member sets in the page statement: a fixed number of queries whatever the page size', async () => {
-      // Background work (queue heartbeats, the notification outbox, API-key
-      // cache refreshes) shares the DataSource, so only queries on the order
-      // tables are counted.
-      // Matched on the tables a statement reads (not on column names like order_id, which the
-      // counter compactor's statements carry).
+      // Background work (queue heartbeats, notification outbox, API-key cache refreshes) shares the DataSource, so only
+      // statements reading the order tables are counted, matched on table names (the counter compactor's carry order_id).
       const orderQueries = (calls: unknown[][]) =>
         calls.filter(([sql]) => /\b(FROM|JOIN)\s+(call_order|order_agent|order_agent_group|order_sip_endpoint|order_transfer_number)\b/.test(String(sql)));
       await get('/v2/order/?limit=1').expect(200); // warm the key cache

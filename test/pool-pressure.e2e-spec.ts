@@ -8,11 +8,9 @@ import { createCallAttemptGroup, createSipEndpoint } from './factories/reference
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
- * No code path holds one pool connection while waiting for another. Call records and lead
- * updates read the order's settings inside the transaction that holds the lead's row lock; with
- * a cold settings cache that read went to the pool for a second connection, and with more such
- * transactions in flight than the pool has connections each waited for a connection none would
- * release (every request a 503 after the pool's connect timeout). Here the pool has 2 connections.
+ * No code path holds one pool connection while waiting for another: call records and lead updates read order settings
+ * inside the transaction holding the lead's row lock, and a second connection for that read would deadlock a small pool
+ * (every request a 503 after the connect timeout) once more transactions are in flight than it has connections (2 here).
  */
 describe('pool pressure: transactions never wait for a second connection', () => {
   let t: TestApp;

@@ -17,8 +17,9 @@ describe('a row and its job in one statement', () => {
   const statement = (id: string) => jobs.insertStatement({ id, orderId: order.id, payload: { orderId: order.id }, apiKeyId: null });
 
   beforeAll(async () => {
-    // No workers: the jobs stay where the statement put them.
-    t = await createTestApp({ WORKERS: '0' });
+    // No workers: the jobs stay where the statement put them. One pool connection: the statement
+    // prepared by a call is visible to the next query.
+    t = await createTestApp({ WORKERS: '0', DB_POOL_SIZE: '1' });
     order = await createLeadOrder(t);
     queue = t.app.get(JobQueueService);
     jobs = t.app.get(LeadAsyncJobsRepository);
@@ -28,21 +29,19 @@ describe('a row and its job in one statement', () => {
   });
 
   it('inserts the row and the job with one named statement and no transaction of its own', async () => {
-    const transaction = jest.spyOn(t.ds, 'transaction');
-    const pool = (t.ds.driver as unknown as { master: { query: (...a: unknown[]) => unknown } }).master;
-    const query = jest.spyOn(pool, 'query');
     const id = randomUUID();
-    try {
-      expect(await queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: order.id }, id, statement(id))).toBe(true);
-      expect(transaction).not.toHaveBeenCalled();
-      expect(query).toHaveBeenCalledTimes(1);
-      const config = query.mock.calls[0][0] as { name: string; text: string };
-      expect(config.name).toMatch(/^row_with_job_\d+$/);
-      expect(config.text).toMatch(/^WITH caller_row AS \(INSERT INTO lead_async_job/);
-    } finally {
-      transaction.mockRestore();
-      query.mockRestore();
-    }
+    expect(await queue.sendWithRow(LEAD_CREATE_QUEUE, { orderId: order.id }, id, statement(id))).toBe(true);
+    // One statement wrote both: one transaction (xmin), and the first and only command of it (cmin 0).
+    // The fallback's transaction writes the row, then the job: two commands.
+    const written = (table: string) => t.ds.query(`SELECT xmin::text AS xmin, cmin::text AS cmin FROM ${table} WHERE id = $1`, [id]);
+    const [row] = await written('lead_async_job');
+    expect(await written('pgboss.job')).toEqual([{ xmin: row.xmin, cmin: '0' }]);
+    expect(row.cmin).toBe('0');
+    // A named statement: prepared on the pool's one connection, where this query runs too.
+    const prepared = await t.ds.query(`SELECT name, statement FROM pg_prepared_statements WHERE starts_with(name, 'row_with_job_')`);
+    expect(prepared).toEqual([
+      { name: expect.stringMatching(/^row_with_job_\d+$/), statement: expect.stringMatching(/^WITH caller_row AS \(INSERT INTO lead_async_job/) },
+    ]);
     expect(await rowsOf(id)).toBe(1);
     expect(await jobsOf(id)).toBe(1);
     const [job] = await t.ds.query(`SELECT name, state, retry_limit AS "retryLimit", dead_letter AS "deadLetter" FROM pgboss.job WHERE id = $1`, [id]);

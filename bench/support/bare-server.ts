@@ -9,15 +9,9 @@ import { serveCommands } from './child';
 import { profilerCommands } from './cpu-profile';
 
 /**
- * The baselines: a bare Express 5 + pg server, nothing between the socket and the driver but
- * `express.json()`. Two kinds of routes:
- * - `/insert`, `/item/:id`: a single-row INSERT into a minimal table and a SELECT by id (what
- *   any service on this stack can do at best);
- * - `/lead`, `/lead/:id`: the service's own statements on the service's own schema, taken from
- *   LeadsRepository in the transaction shape LeadsService uses (lead create, lead detail), with
- *   no validation, auth, idempotency or framework.
- * Against the first, the service's ratio is framework plus data cost; against the second,
- * framework cost alone.
+ * The baselines: a bare Express 5 + pg server, only `express.json()` between socket and driver. `/insert` and `/item/:id` show the
+ * stack's best (a minimal table); `/lead` and `/lead/:id` run the service's own statements and transaction shape without validation,
+ * auth, idempotency or framework. Against the first the ratio is framework plus data cost, against the second framework cost alone.
  */
 
 const DUPLICATE_WINDOW_DAYS = 30;

@@ -1,8 +1,6 @@
 /**
- * The lead bodies the create benches send, as arrivals are: phones spread over the number space (a
- * permutation of 7-digit numbers, so no hot right edge in the phone index), and every tenth lead
- * repeats the phone of the lead five before it, a duplicate to link (`duplicates: false` for none).
- * `sent()` is how many bodies were made so far.
+ * The lead bodies the create benches send, as arrivals are: phones spread over the number space (no hot right edge in the phone index),
+ * every tenth repeating the phone five leads before (a duplicate to link; `duplicates: false` for none). `sent()` counts bodies made.
  */
 export function benchLeads(order: { id: number; code: string }, options: { duplicates?: boolean } = {}) {
   const duplicates = options.duplicates ?? true;

@@ -8,11 +8,9 @@ import { freePort } from '../../src/database/embedded-postgres';
 import { runMigrations } from '../../src/database/data-source';
 
 /**
- * The PostgreSQL a bench runs on: BENCH_DATABASE_URL's server when set, else a cluster started
- * for the run (the `embedded-postgres` binaries, or those in BENCH_PG_BIN) with production-like
- * durability (fsync and synchronous_commit on, unlike the test clusters) and pg_stat_statements
- * preloaded, so every statement's cost can be read per load (`track = all` also sees statements
- * inside functions and triggers; `toplevel` tells them apart).
+ * The PostgreSQL a bench runs on: BENCH_DATABASE_URL's server, else a cluster started for the run (embedded-postgres or BENCH_PG_BIN)
+ * with production-like durability (fsync, synchronous_commit) and pg_stat_statements (`track = all`, so statements inside functions and
+ * triggers are seen too), so every statement's cost can be read per load.
  */
 export interface BenchCluster {
   adminUrl: string;

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { BenchCluster, withClient } from './cluster';
 import { clusterCpuMs, processCpuMs } from './proc-cpu';
 
-/** The load: 50 connections; seconds per measured load (BENCH_SECONDS, default 10). */
+/** The target load: 50 connections; seconds per measured load (BENCH_SECONDS, default 10). */
 export const CONNECTIONS = 50;
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 

@@ -21,10 +21,8 @@ export interface CpuProfile {
 }
 
 /**
- * Shares of the samples in which the JavaScript thread was not idle. The profiler samples on a
- * wall clock, so on a busy machine a thread waiting for a core is sampled as busy: the shares are
- * meaningful, the sampled milliseconds are not CPU time. Multiply a share by the process's
- * measured CPU time per request (measured-load.ts, without the profiler) for milliseconds.
+ * Shares of the samples in which the JavaScript thread was busy. The profiler samples on a wall clock, so a thread waiting for a core
+ * counts as busy: shares are meaningful, sampled milliseconds are not CPU time; multiply a share by the measured CPU per request.
  */
 export interface ProfileSummary {
   /** Wall time of the profile, ms. */

@@ -1,21 +1,9 @@
 import { Pool } from 'pg';
 
 /**
- * Lead and call tables shaped like production, grown in stages (e.g. 10k then 1M leads) so the
- * same table is measured small and large (STYLE.md: no benchmark on data shaped for it).
- *
- * Leads arrive one after another (arrival i = the i-th lead the table ever got): ids and
- * `created_at` both follow arrival, one lead every `span / final` seconds, the last arrival of the
- * final stage now. Each arrival goes to one of:
- * - 30 campaign orders with Zipf sizes (weight 1/k: the biggest ~24% of the leads, the smallest ~0.8%);
- * - `paused`: 1% of the first 4000 arrivals, nothing while the table grows, then 30% of the last
- *   3000 arrivals of the final stage (a campaign resumed, like the demo's reactivation order);
- * - `ends`: 20% of the first 500 arrivals and of the last 500 of each stage (leads at both ends
- *   of the id range, and between stages a gap as wide as the table);
- * - two tiny orders, one arrival in 5000 each.
- * Orders interleave arrival by arrival (a hash of i picks). Statuses follow a working campaign's
- * mix. Every other lead carries a CRM id (`external_id_crm_a` = 'CRM-A-<arrival>'). With calls: each lead gets 0, 1 or 2 calls (one on average), 40-120 minutes apart after
- * it, by 20 agents (10% without one), inserted in creation order.
+ * Lead and call tables shaped like production, grown in stages so the same table is measured small and large (STYLE.md): arrivals in id
+ * and time order into 30 Zipf-sized campaign orders, a paused-then-resumed order, an order at both ends of the id range and two tiny ones,
+ * interleaved; a working campaign's status mix, CRM ids on every other lead, 0-2 calls a lead by 20 agents (10% without).
  */
 export interface Population {
   zipf: number[];

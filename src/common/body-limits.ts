@@ -1,8 +1,7 @@
 /**
- * Request body limits per route, sized to the largest valid body of the resource (PRODUCT.md:
- * never above 1 MiB). The body parser reads at most this much (after decompression); past it the
- * request is a 413 naming the limit. Looked up by path prefix before routing, so the table is
- * keyed by the route's resource, not by the controller method.
+ * Request body limits per route, sized to the largest valid body of its resource (PRODUCT.md: never above 1 MiB). The parser
+ * reads at most this much after decompression; past it the request is a 413 naming the limit. Looked up by path prefix
+ * before routing, so the table is keyed by the route's resource, not by the controller method.
  */
 
 const KiB = 1024;

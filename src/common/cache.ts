@@ -8,10 +8,9 @@ export interface CacheOptions {
 }
 
 /**
- * A per-instance cache with a size bound and a lifetime (lru-cache), the one used by every
- * service that caches reference data (API keys, order settings, custom fields, statuses). The
- * lifetime comes from config through the owning service's constructor. Other instances see a
- * change within `ttlMs`; the instance that makes a change deletes the entry (or clears) at once.
+ * A per-instance cache bounded in size and lifetime (lru-cache), the one every service caching reference data uses. The
+ * lifetime comes from config through the owning service; other instances see a change within `ttlMs`, while the instance
+ * that makes it deletes the entry (or clears) at once.
  */
 export class Cache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   private readonly lru: LRUCache<K, V> | null;

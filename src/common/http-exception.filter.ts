@@ -46,10 +46,9 @@ const RETRY_AFTER_UNAVAILABLE = '5';
 const RETRY_AFTER_BUSY = '1';
 
 /**
- * One filter for the whole API: every failure leaves as the envelope with a meaningful status.
- * Its log lines carry the request id; a domain 4xx logs its status and catalogue code only; a
- * database error, names and codes only (SQLSTATE, constraint, table, column, statement kind):
- * never a message or detail of PostgreSQL, which quote the refused value, nor the query's parameters.
+ * One filter for the whole API: every failure leaves as the envelope with a meaningful status. Its log lines carry the request
+ * id; a domain 4xx logs its status and code, a database error names and codes only (SQLSTATE, constraint, table, column,
+ * statement kind): never PostgreSQL's message or detail, which quote the refused value, nor the query's parameters.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {

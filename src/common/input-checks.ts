@@ -10,11 +10,9 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /** No API body nests anywhere near this; far deeper input would overflow the stack of object copying. */
 export const MAX_DEPTH = 32;
 /**
- * Global size caps, checked before class-transformer copies a body (copying and validating one of
- * 60,000 keys held the event loop for 2 s). Generous: the per-field caps of the DTOs are tighter,
- * and no valid body comes near them. The largest valid list is 1,000 ids (an order's agents or
- * numbers), the largest valid map 200 custom values, the largest valid body (an order at every
- * per-field cap) about 4,000 values.
+ * Global size caps, checked before class-transformer copies a body (copying and validating 60,000 keys holds the event loop
+ * for 2 s). Generous: the DTOs' per-field caps are tighter. The largest valid list is 1,000 ids, the largest valid map 200
+ * custom values, the largest valid body (an order at every per-field cap) about 4,000 values.
  */
 export const MAX_ARRAY_ITEMS = 1000;
 export const MAX_OBJECT_KEYS = 250;
@@ -28,12 +26,9 @@ export const MAX_BATCH_VALUES = 50_000;
 const valuesCapFor = (path: string) => (path.toLowerCase().startsWith('/v2/lead/create-batch') ? MAX_BATCH_VALUES : MAX_VALUES);
 
 /**
- * The first value PostgreSQL could not store or that would break on the way: a string with a
- * NUL character (text and jsonb reject it) or a lone UTF-16 surrogate (not valid Unicode: jsonb
- * rejects it, URI-based validators throw), a key such as `__proto__`, which object copying turns
- * into a prototype change, silently dropping the entry, nesting deeper than MAX_DEPTH, or a size
- * past the caps above. Null when the input is clean. Each container's size is checked before its
- * children are visited, so a hostile body costs at most MAX_VALUES visits.
+ * The first value PostgreSQL could not store or that would break on the way: a string with NUL or a lone UTF-16 surrogate,
+ * a key such as `__proto__` (object copying would turn it into a prototype change), nesting past MAX_DEPTH, a size past the
+ * caps; null when clean. Sizes are checked before children are visited: a hostile body costs at most MAX_VALUES visits.
  */
 export function findUnsafeInput(value: unknown, path = '', maxValues = MAX_VALUES): FieldError | null {
   return walk(value, path, 0, { values: 0, max: maxValues });

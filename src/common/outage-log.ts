@@ -20,14 +20,9 @@ export interface OutageLogOptions {
 }
 
 /**
- * Logs an outage of a dependency as two lines per source (a connection pool: `database` for the
- * app's TypeORM pool, `pg-boss` for the queue's): `<source>: database unreachable (<reason>)`
- * when the source first fails, and `<source>: database reachable again after <N>s` when it
- * recovers, however many failures happen in between (pg-boss reports one per worker per poll).
- *
- * A source that sees its own successes calls `recovered`; one that only sees failures (an error
- * event) passes a probe, which this runs every `probeEveryMs` until it answers. A probe failing for
- * another reason than unavailability (the app shut down) stops probing; the next failure restarts it.
+ * Logs an outage as two lines per source (pool `database` or `pg-boss`): `unreachable (<reason>)` on the first failure and
+ * `reachable again after <N>s` on recovery, however many failures come between. A source that sees its successes calls
+ * `recovered`; one that sees only failures passes a probe, run every `probeEveryMs` until it answers (or fails otherwise).
  */
 export class OutageLog {
   private readonly outages = new Map<string, Outage>();

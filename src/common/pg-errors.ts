@@ -3,10 +3,8 @@ import type { FieldError } from './domain-error';
 import { chain, className, pgError, type PgFields, stateLabel, text, typeNamed } from './pg-error-fields';
 
 /**
- * Classifies errors from PostgreSQL, pg and TypeORM, and describes them for logs without
- * their values. A PostgreSQL message or detail can quote the value it refused (`invalid input
- * syntax for type inet: "..."`, `Key (email)=(...)`, `Failing row contains (...)`), and a
- * TypeORM QueryFailedError carries the query parameters: none of these is ever logged or
+ * Classifies errors from PostgreSQL, pg and TypeORM and describes them for logs without their values: PostgreSQL's message
+ * or detail can quote the refused value and a TypeORM QueryFailedError carries the parameters, so neither is ever logged or
  * answered; the SQLSTATE, constraint, table, column and type names are.
  */
 
@@ -118,10 +116,9 @@ function columnOfParameter(n: number, query: string): string | undefined {
 }
 
 /**
- * Which bind parameter PostgreSQL refused, without reading any value out of the error:
- * a failed conversion names it in its context (`unnamed portal parameter $3 = ...`, which we
- * parse but never repeat); for `value too long for type character varying(45)` it is the one
- * string parameter longer than 45 characters, when exactly one is (no other could be the cause).
+ * Which bind parameter PostgreSQL refused, without reading a value out of the error: the one a failed conversion names in its
+ * context (`parameter $3 = ...`, parsed, never repeated), or for `value too long for type character varying(45)` the only
+ * string parameter longer than 45 characters, when exactly one is.
  */
 function refusedParameter(e: PgFields, type: string | undefined, parameters: unknown): number | undefined {
   const named = text(e.where) && /\bparameter \$(\d+)\b/.exec(text(e.where)!)?.[1];
@@ -144,13 +141,9 @@ function refusalMessage(code: string, type: string | undefined): string {
 }
 
 /**
- * A value from the request that the database refused, as a field error for a 400, or null.
- * The safety net behind the DTOs: a data exception (SQLSTATE class 22: bad syntax for the type,
- * too long, out of range, bad date), a NULL for a NOT NULL column (23502: validators let `null`
- * through as "absent"), or a CHECK constraint (23514: every CHECK of this schema states a rule
- * on stored values). Never the value itself; the column when PostgreSQL or the statement names it.
- * Foreign-key and unique violations are not here: services turn those they expect into
- * domain errors, and any other is our bug (500).
+ * A value from the request that the database refused, as a field error for a 400 (the column when known, never the value), or
+ * null: data exceptions (class 22), NULL for NOT NULL (23502: validators let `null` through) and CHECK violations (23514).
+ * Foreign-key and unique violations are not here: services turn those they expect into domain errors, any other is a 500.
  */
 export function inputRefusedByDatabase(err: unknown): FieldError | null {
   const e = pgError(err);
@@ -190,10 +183,8 @@ export function statementKind(sql: string): string {
 }
 
 /**
- * Free text for a log line with what could be a value taken out: quoted strings, the parenthesised
- * parts of `Key (x)=(y)` details, e-mail addresses and runs of digits long enough to be a phone or
- * an id. For messages of libraries we do not control (pool errors, warnings); our own lines are
- * built from names and codes only.
+ * Free text for a log line with what could be a value taken out: quoted strings, the parts of `Key (x)=(y)`, e-mail addresses,
+ * digit runs long enough to be a phone or an id. For messages of libraries we do not control; our own lines hold names and codes.
  */
 export function scrubText(message: string, max = 200): string {
   const scrubbed = message

@@ -36,12 +36,9 @@ function queryLimitError(err: unknown): DomainError | null {
 }
 
 /**
- * qs understands `ids[]=1&ids[]=2` and `createdAt[0]=...`; bounded to keep hostile query strings
- * cheap, and a query past the bounds throws a validation DomainError (the input checks defer it
- * until the caller is authenticated). An indexed array with gaps (`createdAt[1]` alone) becomes
- * an object keyed by index: Nest's ValidationPipe closes array gaps, which would turn a lone end
- * bound into a start. Arrays are never filtered position by position: `createdAt[0]=&createdAt[1]=X`
- * keeps X as [1].
+ * qs reads `ids[]=1` and `createdAt[0]=...`, bounded so hostile query strings stay cheap (past the bounds: a validation error,
+ * raised after authentication). An indexed array with gaps becomes an object keyed by index, as ValidationPipe would close the
+ * gap and turn a lone end bound into a start; nothing is filtered by position (`createdAt[0]=&createdAt[1]=X` keeps X as [1]).
  */
 export function parseQueryString(q: string): Record<string, unknown> {
   let parsed: Record<string, unknown>;

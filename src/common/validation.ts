@@ -21,10 +21,8 @@ const CONSTRAINT_RANK: Record<string, number> = {
 };
 
 /**
- * The one message a field gets: the most fundamental of its failed constraints. A string sent
- * for an int is "must be an integer", not "must not be greater than 2147483647" (class-validator
- * runs a property's constraints in reverse declaration order, so stopping at its first error
- * would report the range).
+ * The one message a field gets: its most fundamental failed constraint, so a string sent for an int is "must be an integer",
+ * not the range (class-validator runs a property's constraints in reverse declaration order).
  */
 export function mainConstraintMessage(constraints: Record<string, string>): string | undefined {
   const names = Object.keys(constraints);
@@ -99,9 +97,8 @@ function ruleMessage(rule: ValidationMetadata, args: ValidationArguments, defaul
 }
 
 /**
- * The top-level fields of a body over their size caps (ArrayMaxSize, MaxItems, MaxKeys on the
- * DTO), checked on the raw body: class-transformer and class-validator would otherwise copy and
- * validate every item first (1,000 transfer numbers took 30-50 ms for a 400 on the 50 cap).
+ * The top-level fields of a body over their size caps (ArrayMaxSize, MaxItems, MaxKeys), checked on the raw body so an oversize
+ * list is refused before class-transformer and class-validator copy and validate every item (1,000 numbers cost 30-50 ms).
  * The same rules run again in the validation proper; a value of another type is left to it.
  */
 export function oversizeFields(body: unknown, metatype: new (...args: never[]) => unknown): FieldError[] {
@@ -123,10 +120,8 @@ export function oversizeFields(body: unknown, metatype: new (...args: never[]) =
 export const createValidationPipe = (): ValidationPipe => new ApiValidationPipe(validationOptions);
 
 /*
- * Size caps for fields whose contents a domain rule checks later (maps, lists of dates): each
- * passes values of another type through, so the domain's own message ("must be an array of
- * dates") still names a wrong type, and states the cap in its message. Document the same cap
- * in the property's @ApiProperty (maxProperties, maxItems, items.maxLength).
+ * Size caps for fields a domain rule checks later (maps, lists of dates): values of another type pass, so the domain's own
+ * message still names a wrong type; each states its cap in its message. Document the same cap in the @ApiProperty.
  */
 
 /** An object with at most `max` keys (`what` names them in the message). */

@@ -22,10 +22,8 @@ export function replicatedDataSourceOptions(url: string, replicaUrls: string[]):
 }
 
 /**
- * Opens the app's DataSource. TypeORM connects to every replica at start, so one that is down
- * would keep every instance from starting: then the app starts on the primary alone (reads
- * meant for replicas go to the primary) and says so. A replica that fails later is handled
- * per read by `ReadDatabase`.
+ * Opens the app's DataSource. TypeORM connects to every replica at start, so a replica that is down would keep every instance
+ * from starting: the app then starts on the primary alone and says so. A replica failing later is handled per read by `ReadDatabase`.
  */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
   const ds = await openPrimaryOrAlone(options);
@@ -49,11 +47,9 @@ async function openPrimaryOrAlone(options: DataSourceOptions): Promise<DataSourc
 }
 
 /**
- * A connection that the server ends just as it is established (a restart, pg_terminate_backend)
- * can deliver its FATAL in the same read as its ready message: pg-pool has handed the client out
- * and taken its idle `error` listener off, and TypeORM attaches its own a microtask later. Between
- * the two an `error` event has no listener, which crashes the process. A listener on every new
- * client closes that gap; the dead client then fails its first query (a 503) and the pool drops it.
+ * A connection the server ends as it is established can deliver its FATAL while no `error` listener is attached (pg-pool has
+ * removed its idle one, TypeORM adds its own a microtask later), which crashes the process. A listener on every new client
+ * closes that gap; the dead client fails its first query (a 503) and the pool drops it.
  */
 export function guardNewConnections(ds: DataSource): DataSource {
   const driver = ds.driver as unknown as { master?: EventEmitter; slaves?: EventEmitter[] };

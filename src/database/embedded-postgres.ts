@@ -110,12 +110,9 @@ async function ownerIsAlive(owner: OwnerRecord): Promise<boolean> {
 type ExistingServer = { kind: 'none' } | { kind: 'running'; port: number };
 
 /**
- * Looks at a cluster's postmaster.pid. A live server whose owner (`.owner`, written by the process
- * that started it) is still running belongs to another process of ours (the service, while a CLI
- * or a worker-only instance starts): share it. Ownership is never guessed from the server's parent
- * pid: in a container the service is pid 1, and a server under pid 1 is not an orphan there. A
- * server without a live owner (left by a run killed with `kill -9`) is stopped; a stale lock
- * file is removed.
+ * Looks at a cluster's postmaster.pid. A live server whose `.owner` process still runs belongs to another process of ours (a CLI
+ * or worker-only instance beside the service): share it. Ownership is never guessed from the parent pid (the service is pid 1 in
+ * a container); a server without a live owner is stopped, a stale lock file removed.
  */
 async function inspectExistingServer(root: string, clusterDir: string, log: (l: string) => void): Promise<ExistingServer> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');

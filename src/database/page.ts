@@ -9,10 +9,8 @@ export interface PagePlaceholders {
 }
 
 /**
- * The statement counting the rows of a filter (`SELECT count(*)::int AS n`, which may read fewer
- * tables than the list when that gives the same number) and the one listing them in order: a
- * statement the helper ends with OFFSET and LIMIT, or a function placing them itself (a page of
- * ids in a subquery, say). Both take `params`.
+ * The statement counting a filter's rows (`SELECT count(*)::int AS n`, which may read fewer tables than the list) and the one
+ * listing them in order: a statement the helper ends with OFFSET and LIMIT, or a function placing them itself. Both take `params`.
  */
 export interface SqlPageQuery {
   db: Queryable;

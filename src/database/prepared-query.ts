@@ -5,11 +5,9 @@ import { guardPool } from './data-source';
 import type { Queryable } from './read-database';
 
 /**
- * A hot statement as a named prepared statement: PostgreSQL parses it once per connection (pg
- * keeps the names it prepared on each client) instead of on every call, as TypeORM's unnamed
- * statements are, and may keep its plan. Only for statements whose text is fixed and whose plan
- * does not depend on the values (a lookup by primary key, a function call): a generic plan is
- * then as good as a custom one.
+ * A hot statement as a named prepared statement: PostgreSQL parses it once per connection instead of on every call, and may keep
+ * its plan. Only for fixed texts whose plan does not depend on the values (a lookup by primary key, a function call), where a
+ * generic plan is as good as a custom one.
  */
 export interface PreparedStatement {
   /** Unique in the process: pg refuses one name for two texts on a connection. */
@@ -38,10 +36,8 @@ function poolOf(db: DataSource | Queryable | Pool): PgQueryable | null {
 }
 
 /**
- * Runs `statement` as a named statement on the pool of a DataSource (the primary) or on a pg
- * Pool: one pool checkout, no TypeORM query runner around it, for a statement that is its own
- * transaction. Errors are pg's own, which the error filter classifies like TypeORM's
- * (pg-errors.ts reads both). An EntityManager or query runner (maybe in a transaction) runs
+ * Runs `statement` as a named statement on a DataSource's primary pool or a pg Pool: one checkout, no TypeORM query runner, for a
+ * statement that is its own transaction (errors are pg's, which pg-errors.ts reads too). An EntityManager or query runner runs
  * the plain text on its own connection.
  */
 export async function queryPrepared<T>(db: DataSource | Queryable | Pool, statement: PreparedStatement, values: unknown[]): Promise<T[]> {

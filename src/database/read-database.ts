@@ -10,13 +10,9 @@ export interface Queryable {
 }
 
 /**
- * Where reads that tolerate replication lag go (PRODUCT.md: lead and call lists). With
- * `DATABASE_REPLICA_URLS` set, TypeORM keeps a pool per replica and `run` borrows one replica
- * connection for all statements of the read, so a page and its total come from the same
- * server. A replica that cannot be reached is not an outage: the read is served by the primary
- * and a warning logged. Without replicas, everything reads from the primary.
- * Writes, detail reads (an integrator reads back what it just wrote) and transactions never
- * come here.
+ * Where reads that tolerate replication lag go (PRODUCT.md: lead and call lists). With replicas, `run` borrows one replica
+ * connection for all statements of the read, so a page and its total agree; an unreachable replica falls back to the primary
+ * with a warning. Writes, detail reads (read-your-writes) and transactions never come here.
  */
 @Injectable()
 export class ReadDatabase {

@@ -14,17 +14,9 @@ import {
 type Sink = Pick<NestLogger, 'error' | 'warn' | 'log' | 'debug'>;
 
 /**
- * TypeORM's logger for this service. TypeORM's own loggers print a failing statement with its
- * parameters (a lead's phone and name, an API key's hash, a user's e-mail); this one never
- * prints parameters, the SQL text or PostgreSQL's message and detail (both can quote values):
- *
- * - a failing statement: one error line of SQLSTATE, constraint, table, column and statement
- *   kind (`INSERT INTO lead #1a2b3c4d`); nothing for the errors a caller handles and reports
- *   itself (unique violations, lock and statement timeouts, input the database refused: services
- *   and the exception filter turn those into 409/503/400, the filter logging them with the request id);
- * - the database unreachable (a failing statement or a pool error): the outage's two lines
- *   (see OutageLog), not one line per failure;
- * - slow statements (with `maxQueryExecutionTime`), warnings and notices: kind or scrubbed text.
+ * TypeORM's logger for this service: never parameters, SQL text or PostgreSQL's message and detail, which can hold personal data.
+ * A failing statement logs one line of names and codes, nothing when its caller reports it (unique, timeout, refused input);
+ * the database unreachable logs the outage's two lines (OutageLog); slow queries, warnings, notices their kind or scrubbed text.
  */
 export class SafeQueryLogger implements TypeOrmLogger {
   private checkingPool = false;
@@ -73,10 +65,8 @@ export class SafeQueryLogger implements TypeOrmLogger {
   }
 
   /**
-   * pg-pool's `error` event: an idle client lost its connection (the server restarted, or an
-   * admin or a proxy closed idle sessions). The pool replaces it on the next checkout, so this is
-   * an outage only if the server does not answer: `probe` (a query on that pool) decides, once
-   * for a burst of such errors, and an outage it finds is then probed until it ends.
+   * pg-pool's `error` event: an idle client lost its connection, which the pool replaces on the next checkout. So it is an outage
+   * only if the server does not answer: `probe` (a query on that pool) decides, once per burst, and probes a found outage until it ends.
    */
   poolError(err: unknown, probe?: Probe): void {
     const reason = databaseUnavailableReason(err);

@@ -6,12 +6,9 @@ export function snakeCase(name: string): string {
 }
 
 /**
- * Entities name their properties in camelCase and the schema names columns in snake_case: this
- * maps one to the other, so a column needs `name:` only when it does not follow the rule.
- * Constraint and index names are given explicitly in the entities (the names the migrations
- * created). One exception: TypeORM names a single-column unique constraint it adds to an existing
- * column itself, ignoring the entity's name; it gets PostgreSQL's own name for it
- * (`<table>_<column>_key`), which is what the migrations' `UNIQUE` produced.
+ * Maps the entities' camelCase properties to snake_case columns, so a column needs `name:` only when it breaks the rule. Constraint
+ * and index names are explicit in the entities, except the single-column unique constraint TypeORM names itself: it gets
+ * PostgreSQL's own `<table>_<column>_key`, the name the migrations' `UNIQUE` gives it.
  */
 export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
   override columnName(propertyName: string, customName: string | undefined, embeddedPrefixes: string[]): string {

@@ -7,10 +7,9 @@ import { writeFigures } from './support/run-dir';
 import { Scenario, startScenario } from './support/scenario';
 
 /**
- * A campaign launch: 5,000 `POST /v2/lead/create-async/` as fast as 16 clients can send them, while
- * other integrators keep a steady synchronous load (lead creates and detail reads at a fixed rate)
- * until the queue has drained. The workers must not starve the synchronous requests (zero 503 there),
- * and every one of the 5,000 jobs must be done within a bounded wait.
+ * A campaign launch: 5,000 `POST /v2/lead/create-async/` from 16 clients as fast as they can, beside a steady sync load
+ * (lead creates and detail reads at a fixed rate) until the queue drains. The workers must not starve the sync requests
+ * (zero 503 there), and all 5,000 jobs must be done within a bounded wait.
  */
 
 const BURST = 5_000;

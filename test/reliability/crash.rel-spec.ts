@@ -8,13 +8,9 @@ import { writeFigures } from './support/run-dir';
 import { Scenario, startScenario } from './support/scenario';
 
 /**
- * Sync and async lead creates, each client resending with the same Idempotency-Key until it is
- * acknowledged, while PostgreSQL's postmaster is killed with `kill -9` and restarted (same data
- * directory and port), and later every client backend is terminated. Afterwards every acknowledged
- * lead exists exactly once, every accepted job is done within 60 s of recovery, no answer was a 500,
- * and the health check is 200 again, all without restarting the service. A webhook subscribed to the
- * order's `lead.created` (an in-process receiver) gets every acknowledged lead at least once, and
- * nothing for a lead that does not exist.
+ * Sync and async lead creates, resent with one Idempotency-Key until acknowledged, while the postmaster is killed (-9)
+ * and restarted, then every backend terminated. Without a service restart: each acknowledged lead exists once and reaches
+ * the `lead.created` webhook, each job is done within 60 s of recovery, no answer is a 500, and health is 200 again.
  */
 
 const SYNC_CLIENTS = 6;

@@ -5,12 +5,9 @@ import { writeFigures } from './support/run-dir';
 import { Scenario, startScenario } from './support/scenario';
 
 /**
- * Each hostile body class of issue 8, sent to the real service: the answer is a 4xx, the service's
- * event loop is not held for more than 50 ms (a concurrent /health/live probe from this process
- * measures it), and nothing is stored (row counts through a direct connection). Every class that
- * scales is sent twice: at the size the issue found (which per-route body limits may refuse with
- * 413 unread) and filled to just under the route's own body limit (found at run time), so the caps
- * on keys and items behind the limit are exercised too.
+ * Each hostile body class, sent to the real service: a 4xx, no event-loop stall over 50 ms (a concurrent /health/live
+ * probe measures it), nothing stored (row counts). Scalable classes go at their nominal size (a route's body limit may
+ * refuse it with 413 unread) and again just under the route's limit, so the caps on keys and items are exercised too.
  */
 
 const STALL_LIMIT_MS = 50;
@@ -22,7 +19,7 @@ interface HostileCase {
   id: string;
   method: 'GET' | 'POST';
   path: () => string;
-  /** A body with `n` hostile items; `items` is the size the issue found. */
+  /** A body with `n` hostile items; `items` is the case's nominal size. */
   body?: (n: number) => Record<string, unknown>;
   items?: number;
   /** Extra evidence that nothing changed (e.g. the updated lead's row). */
@@ -263,7 +260,7 @@ async function check(c: HostileCase, n: number, size: string): Promise<void> {
 }
 
 describe('hostile bodies: 4xx, no event-loop stall over 50 ms, nothing stored', () => {
-  describe('at the size the issue found', () => {
+  describe('at the nominal size', () => {
     it.each(CASES.map((c) => [c.id.replace('%n', c.items?.toLocaleString('en-US') ?? ''), c] as const))('%s', (_id, c) => check(c, c.items ?? 1, ''));
   });
 
@@ -271,7 +268,7 @@ describe('hostile bodies: 4xx, no event-loop stall over 50 ms, nothing stored', 
     const scalable = CASES.filter((c) => c.items !== undefined);
     it.each(scalable.map((c) => [c.id.replace('%n', 'N'), c] as const))('%s', async (_id, c) => {
       const limit = await bodyLimit(c.method, c.path());
-      // When the issue's body fits under the limit (e.g. one 1 MiB limit for all), it is the largest one.
+      // When the nominal body fits under the limit (e.g. one 1 MiB limit for all), it is the largest one.
       const n = Math.min(c.items!, itemsWithin(c, (limit ?? 1024 * 1024) - 256));
       await check(c, n, ` (route limit ${limit === null ? '>= 1024' : Math.round(limit / 1024)} KiB)`);
     });

@@ -7,13 +7,13 @@ import { writeNeedles, LOG_DIR, Needles, readAllNeedles, runState, writeFigures 
 import { Scenario, startScenario } from './support/scenario';
 
 /**
- * The service's output across the whole run (every scenario's child process: results/logs/*.log)
- * must not carry a phone, a name, an e-mail or key material that the suite sent, nor the values of
- * query parameters. Runs last. It first drives the paths that used to leak on their own: e-mail and
- * API-key-name conflicts (sequential and racing), a query string with a phone, an API_KEY rotation.
+ * The whole run's service output (results/logs/*.log) carries no phone, name, e-mail or key material the suite sent, nor
+ * query parameter values. Runs last, after driving the paths most prone to leak: e-mail and API-key-name conflicts
+ * (sequential and racing), a query string with a phone, an API_KEY rotation.
  */
 
 type Category = 'phone' | 'name' | 'email' | 'key material' | 'query string';
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
 interface Hit {
   category: Category;
@@ -96,8 +96,8 @@ function scan(needles: Needles): Hit[] {
         found.push({ category, file, line: i + 1, redacted: line.replace(what, `<${category}>`).slice(0, 300) });
       };
       // Phones: any 10-digit window of a digit run (separators such as "+7 915 123-45-67" ignored)
-      // that is a national number the suite sent.
-      const joined = line.replace(/(?<=\d)[\s().-]{1,2}(?=\d)/g, '');
+      // that is a national number the suite sent; UUIDs (request ids) left out: their digits are random.
+      const joined = line.replace(UUID, '<uuid>').replace(/(?<=\d)[\s().-]{1,2}(?=\d)/g, '');
       for (const run of joined.match(/\d{10,}/g) ?? []) {
         for (let k = 0; k + 10 <= run.length; k++) if (phones.has(run.slice(k, k + 10))) hit('phone', /\d(?:[\s().-]{0,2}\d){9,}/g);
       }

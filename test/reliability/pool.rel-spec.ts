@@ -7,10 +7,9 @@ import { writeFigures } from './support/run-dir';
 import { Scenario, startScenario } from './support/scenario';
 
 /**
- * 50 concurrent call records (`POST /v2/call/create/`, a telephony-scope key) on a service with
- * DB_POOL_SIZE=5: first with the order-settings cache cold (a service just started, its cache TTL
- * set to 0), then again once a default 5 s cache would have expired. A code path that holds one pool connection (the lead row lock)
- * while it waits for a second (the order settings) deadlocks the pool here; every call must succeed.
+ * 50 concurrent call records (`POST /v2/call/create/`, telephony-scope key) with DB_POOL_SIZE=5, with the order-settings
+ * cache cold (just started, TTL 0) and again once a default 5 s cache would have expired. A path holding one connection
+ * (the lead row lock) while waiting for a second (the order settings) deadlocks the pool; every call must succeed.
  */
 
 const CONCURRENT = 50;

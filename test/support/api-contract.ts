@@ -63,7 +63,7 @@ export function orderSpec(form: 'detail' | 'list'): Spec {
     transferNumbers: arrayOf(transferNumber),
     // Extension documented in the README.
     defaultUtcOffset: 'int',
-    // Extension (issue 14): IANA zone or null.
+    // Extension: IANA zone or null.
     defaultTimeZone: 'string|null',
     createdAt: 'iso',
     updatedAt: 'iso',
@@ -103,7 +103,7 @@ export function leadV2Spec(form: 'detail' | 'list'): Spec {
     planningCallDateTime: 'iso|""',
     priority: 'int',
     utcOffset: 'int',
-    // Extension (issue 14): IANA zone or null.
+    // Extension: IANA zone or null.
     timeZone: 'string|null',
     createdAt: 'iso',
     updatedAt: 'iso',

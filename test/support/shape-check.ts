@@ -1,8 +1,7 @@
 /**
- * A small shape checker for the contract specs: a spec maps each field to a type expression or a
- * validator; `expectShape` names every offending field on failure.
- * Type expressions: 'int', 'float', 'string', 'bool', 'null', 'iso', 'sqldt', 'shortdt', 'date',
- * 'hhmm', 'object', 'array', 'int[]', 'string[]', 'empty[]', alternatives joined by '|'.
+ * A small shape checker for the contract specs: a spec maps each field to a type expression or a validator, and
+ * `expectShape` names every offending field. Type expressions: 'int', 'float', 'string', 'bool', 'null', 'iso', 'sqldt',
+ * 'shortdt', 'date', 'hhmm', 'object', 'array', 'int[]', 'string[]', 'empty[]', alternatives joined by '|'.
  */
 
 export type Check = (value: unknown, path: string) => string[];

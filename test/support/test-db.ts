@@ -13,10 +13,9 @@ export interface TestDbState {
 export const STATE_FILE = path.join(tmpdir(), `cc-test-db-${process.ppid}-${process.pid}.json`);
 
 /**
- * Why TEST_DATABASE_URL must not be used, or null. The tests create and drop databases on that
- * server, so the database it names must say it is for tests (its name contains `test`, as in
- * postgres://postgres@127.0.0.1:5432/test): a production or development URL pasted by mistake is
- * refused before anything is created.
+ * Why TEST_DATABASE_URL must not be used, or null. The tests create and drop databases on its server, so it must name
+ * a test database (name contains `test`, e.g. postgres://postgres@127.0.0.1:5432/test): a production or development
+ * URL pasted by mistake is refused before anything is created.
  */
 export function testDatabaseUrlProblem(url: string): string | null {
   let database: string;

@@ -15,15 +15,9 @@ const WAIT_STEP_MS = 50;
 const WAIT_MAX_MS = 10_000;
 
 /**
- * `Idempotency-Key` (1..255 chars) on creating POSTs: the first request with a key runs; a retry with
- * the same key, API key and body gets the stored response; the same key with another body is a 409.
- * A retry arriving while the first is still running waits for its result (bounded), so concurrent
- * retries create one thing.
- *
- * The claim (with a fresh owner token) is visible to the handler through `idempotencyClaims`: create
- * use cases complete the record in their own transaction (IdempotentWrites), and the completion
- * here, after the handler, is then skipped; it remains for routes that do not (leads and calls,
- * which are idempotent through their own unique keys).
+ * `Idempotency-Key` (1..255 chars) on creating POSTs: a retry with the same key, API key and body gets the stored response, another
+ * body a 409, and one arriving while the first runs waits for its result (bounded). Create use cases complete the claim in their
+ * own transaction (IdempotentWrites); the completion here covers the routes that do not (leads and calls: their own unique keys).
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {

@@ -8,12 +8,9 @@ export type BeginOutcome =
 /** How long a stored response is replayed. */
 const RETENTION = '24 hours';
 /**
- * An unfinished record older than this belongs to a request that died (a crash, or a database
- * outage that kept it from releasing its claim): the next retry takes it over. A takeover is safe
- * even if the first request still runs: creates complete their record in their own transaction,
- * which rolls back once the claim is no longer theirs, and leads are unique by the key's job id.
- * So the window only has to outlast a normal request (statements are cut at 15 s by default); a
- * longer one makes every retry after an outage wait that long with 409 "in progress".
+ * An unfinished record older than this belongs to a request that died: the next retry takes it over. Safe even if the first still
+ * runs (creates complete their record in their own transaction, rolled back once the claim is lost; leads are unique by job id),
+ * so it only has to outlast a normal request (statements stop at 15 s by default); longer keeps retries after an outage at 409.
  */
 const ABANDONED = '20 seconds';
 

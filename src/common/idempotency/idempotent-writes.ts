@@ -5,9 +5,8 @@ import { idempotencyClaims } from './idempotency-context';
 import { IdempotencyStore } from './idempotency.store';
 
 /**
- * The transaction of a create behind @Idempotent(). When the request carries `Idempotency-Key`,
- * its record is completed inside the same transaction as the write: the resource and its stored
- * response commit together, so no crash or failed write between them lets a retry create it twice.
+ * The transaction of a create behind @Idempotent(): with `Idempotency-Key`, the record is completed in the same transaction as
+ * the write, so the resource and its stored response commit together and no failure between them lets a retry create it twice.
  * Without a key (or outside a request) it is a plain `DataSource.transaction`.
  */
 @Injectable()

@@ -19,10 +19,9 @@ const STALE_IF_ERROR_MS = 10 * 60_000;
 const CACHE_MAX_KEYS = 10_000;
 
 /**
- * Verifies keys against their stored hashes. Verified keys are cached in process for
- * API_KEY_CACHE_TTL_MS (5 s by default): a revoked key stops working on every instance within that bound,
- * and this instance forgets at once a key it revokes itself. While the database is down, keys
- * verified in the last 10 minutes keep working, so operators still reach the health check.
+ * Verifies keys against their stored hashes, caching verified keys per instance for API_KEY_CACHE_TTL_MS (5 s by default): a
+ * revoked key stops working everywhere within that bound, at once on the instance revoking it. While the database is down,
+ * keys verified in the last 10 minutes keep working, so operators still reach the health check.
  */
 @Injectable()
 export class ApiKeysService {
@@ -78,11 +77,9 @@ export class ApiKeysService {
   }
 
   /**
-   * Registers a key given by the operator (API_KEY). A key seen before is left as it is (a revoked
-   * one is never re-activated); a new one becomes the key of that name, and the key it replaces
-   * keeps working for `graceHours`, then is revoked. Registrations are serialised, so instances
-   * starting at once with the old and the new key (a rolling deploy) agree: the newest key stays,
-   * and an old instance restarting meanwhile does not bring its key back to the front.
+   * Registers the operator's key (API_KEY). A known key is left as it is (a revoked one never re-activated); a new one becomes the
+   * key of that name, the one it replaces working for `graceHours` more. Registrations are serialised, so instances starting
+   * with old and new keys at once (a rolling deploy) agree: the newest key stays, and a restarting old instance does not bring its key back.
    */
   async registerEnvKey(name: string, key: string, scopes: Scope[], graceHours: number): Promise<EnvKeyState> {
     const hash = hashApiKey(key);

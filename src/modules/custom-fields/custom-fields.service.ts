@@ -30,10 +30,8 @@ export interface UpdateCustomField {
 const CACHE_MAX_ENTRIES = 10_000;
 
 /**
- * Custom field definitions and the one entry point other modules use to validate custom values
- * (`validateValues`). Definitions read for validation are cached per instance for
- * REFERENCE_CACHE_TTL_MS (5 s): a change made on another instance is seen within that bound, one
- * made here at once.
+ * Custom field definitions and `validateValues`, the one entry point other modules use to validate custom values. Definitions
+ * are cached per instance for REFERENCE_CACHE_TTL_MS (5 s): a change on another instance is seen within that bound, one made here at once.
  */
 @Injectable()
 export class CustomFieldsService {
@@ -93,10 +91,9 @@ export class CustomFieldsService {
   }
 
   /**
-   * Checks a `customValues` input for `essence` against the fields it names (loaded in one query,
-   * or from the short cache): the normalised map, or every bad entry (`<path>.<fieldId>`) for the
-   * caller to merge with its own errors. Inside a transaction, pass its manager: the definitions
-   * are then read on that connection, not on a second one.
+   * Checks a `customValues` input for `essence` against the fields it names (one query or the cache): the normalised map, or every
+   * bad entry (`<path>.<fieldId>`) for the caller to merge. Inside a transaction, pass its manager so the definitions are read on
+   * that connection, not a second one.
    */
   async validateValues(input: unknown, essence: Essence, path = 'customValues', m?: EntityManager): Promise<CustomValuesCheck> {
     const defs = await this.definitions(referencedFieldIds(input), m);

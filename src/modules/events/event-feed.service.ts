@@ -16,11 +16,9 @@ const PRUNE_BATCH = 5000;
 const DAY_MS = 86_400_000;
 
 /**
- * The ordered event feed. Events become visible once numbered: the sequencer (function
- * `event_sequence`) gives the next positions to events whose transactions have committed, so
- * whatever commits later comes later and a reader that continues from its last position never
- * skips one. It runs on a short interval and before every read, so a read sees what was
- * committed before it. Retention deletes events older than EVENT_RETENTION_DAYS, oldest positions first.
+ * The ordered event feed. Events become visible once the sequencer (`event_sequence`) numbers those whose transactions committed,
+ * so a reader continuing from its last position never skips one. It runs on a short interval and before every read; retention
+ * deletes events older than EVENT_RETENTION_DAYS, oldest positions first.
  */
 @Injectable()
 export class EventFeed implements OnApplicationBootstrap, OnModuleDestroy {

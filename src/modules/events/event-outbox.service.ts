@@ -4,12 +4,9 @@ import type { EventType } from './domain/event';
 import { EventsRepository } from './persistence/events.repository';
 
 /**
- * Writes an event in the caller's transaction (the transactional outbox): it is committed with
- * the change it describes or not at all. Lead, call and failed-async-create events need no call:
- * triggers on their tables write them (migration 1763900000000-events).
- *
- * `data` is stored as given and shown as given, except for order events, whose `data.order` is
- * the OrdersRepository record (presented as the Order detail object when read).
+ * Writes an event in the caller's transaction (transactional outbox): committed with the change it describes or not at all.
+ * Lead, call and failed-async-create events come from triggers on their tables instead. `data` is stored and shown as given,
+ * except an order event's `data.order`, the OrdersRepository record, shown as the Order detail object.
  */
 @Injectable()
 export class EventOutbox {

@@ -3,11 +3,9 @@ import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 
 /**
- * The demo dataset's events come from its own writes: the triggers record every demo lead, link
- * and call, and OrdersService records each order. One thing the seed does behind the events'
- * back: it backdates each order's createdAt/updatedAt (the order "opened" weeks ago) in the same
- * transaction, after the order.created event was written. This step brings those events' order
- * objects in line with what detail shows, so the feed and the API tell one story.
+ * The demo events come from the seed's own writes (lead, link and call triggers; OrdersService for orders). The seed backdates
+ * each order's createdAt/updatedAt after its order.created event is written; this step brings those events' order objects in
+ * line with the detail, so the feed and the API tell one story.
  */
 @Injectable()
 export class EventsDemoSeed {

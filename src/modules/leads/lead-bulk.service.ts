@@ -49,11 +49,9 @@ export function upsertChanges(input: CreateLeadInput): UpdateLeadInput {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Batch inserts running at once per instance. A batch holds one connection and one advisory lock
- * per distinct phone (up to 1,000) until it commits; PostgreSQL's shared lock table holds about
- * max_locks_per_transaction x max_connections locks in all (64 x 100 by default), so batches are
- * queued here instead of exhausting it, or the pool (whose waiters time out). A batch insert is
- * CPU-bound work in PostgreSQL (about 0.2 ms a lead): two at once keep two cores busy.
+ * Batch inserts running at once per instance. A batch holds a connection and an advisory lock per distinct phone (up to 1,000)
+ * until it commits, and the shared lock table holds about max_locks_per_transaction x max_connections (64 x 100 by default):
+ * queued here so neither it nor the pool runs out. Inserts are CPU-bound (about 0.2 ms a lead): two keep two cores busy.
  */
 const BATCH_INSERTS_AT_ONCE = 2;
 
@@ -132,11 +130,9 @@ export class LeadBulkService {
   }
 
   /**
-   * Updates the most recent lead of the body's order whose `matchBy` equals the body's value, under
-   * the update rules, or creates one under the create rules. The (order, key, value) lock makes
-   * the find-or-create atomic: concurrent upserts of one key create one lead, the others update
-   * it. The update itself runs after the lock is released (LeadsService.updateLead, its own
-   * transaction and locks: concurrent updates of the lead apply one after another).
+   * Updates the most recent lead of the order whose `matchBy` equals the body's value, or creates one. The (order, key, value)
+   * lock makes find-or-create atomic: concurrent upserts of one key create one lead. The update runs after the lock is released,
+   * through LeadsService.updateLead (its own transaction and locks).
    */
   async upsert(input: CreateLeadInput, matchBy: LookupKey, idempotencyToken?: string): Promise<{ id: number; created: boolean }> {
     const raw = input[matchBy];

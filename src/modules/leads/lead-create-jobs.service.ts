@@ -33,7 +33,7 @@ const LOST_JOB_SWEEP_MS = 60_000;
 /**
  * Jobs a lead.create consumer claims per fetch and creates in one transaction. A 20,000-job
  * backlog drained by 2 workers: 6.7 s at 100, 4.5-5 s at 200 and at 500, 24.5 s one job at a
- * time (bench/results/20261124-0104-async-batch-backlog.md); 200 holds fewer locks than 500.
+ * time; 200 holds fewer locks than 500.
  */
 export const LEAD_CREATE_BATCH = 200;
 /** Jobs validated between two yields to the event loop: a large batch never holds it for long. */
@@ -139,10 +139,9 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
   }
 
   /**
-   * The worker side of an asynchronous create. Invalid input marks the job failed (no retry);
-   * a transient error is thrown for pg-boss to retry, and marks the job failed on the last try.
-   * A job processed twice (a retry after a lost acknowledgement) finds its lead by job id.
-   * Runs on the workers' pool, one statement at a time: a job holds at most one connection.
+   * The worker side of an asynchronous create: invalid input marks the job failed (no retry); a transient error is thrown for
+   * pg-boss to retry (failed on the last try). A job processed twice finds its lead by job id. Runs on the workers' pool, one
+   * statement at a time: a job holds at most one connection.
    */
   async processCreateJob(jobId: string, retryCount = 0): Promise<void> {
     const db = this.workerDb.manager;
@@ -173,16 +172,9 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
   }
 
   /**
-   * The worker side of a fetch of asynchronous creates, set-based: the job rows read in one
-   * query, each still queued job validated as processCreateJob does (the invalid ones marked
-   * failed with their errors in one statement), then every valid one created in one transaction
-   * (LeadBulkRepository.insertJobBatch: linked as if created one by one in the order the jobs
-   * were accepted; a job whose lead exists already finds it; each job marked done with its
-   * lead). One job alone takes processCreateJob's single statement, one round trip instead of a
-   * transaction's six. Outcomes are per job, in order.
-   * If the batch fails, an outage fails (retries) every job; any other error may be one job's
-   * doing, so each job is then processed alone and settles on its own (retry limit included).
-   * Runs on the workers' pool, one statement at a time: a batch holds at most one connection.
+   * A fetch of asynchronous creates, set-based: jobs validated as processCreateJob does (invalid ones failed in one statement), valid ones
+   * created in one transaction (insertJobBatch), one job alone through processCreateJob's single statement. On failure, an outage retries
+   * every job; any other error may be one job's, so each is then processed alone. Holds at most one worker connection at a time.
    */
   async processCreateJobs(jobs: { id: string; retryCount: number }[]): Promise<JobOutcome[]> {
     if (jobs.length !== 1) {

@@ -19,10 +19,8 @@ export interface OrderLeadStats {
 const HOUR_MS = 3_600_000;
 
 /**
- * Lead figures of one order for the order stats, each from counters or one indexed range, never
- * by reading the order's leads: totals per status category from the lead counters (order, status),
- * planned calls from the planning counters (order, hour of planning_call_at), today's qualified
- * leads through (order_id, qualified_at).
+ * Lead figures of one order for the order stats, each from counters or one indexed range, never by reading the order's leads:
+ * totals per status category (lead counters), planned calls (planning counters), today's qualified leads (order_id, qualified_at).
  */
 @Injectable()
 export class LeadStatsService {

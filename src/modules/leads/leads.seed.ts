@@ -61,10 +61,8 @@ interface SeedLead {
 }
 
 /**
- * Demo leads (seed order 40): a few hundred across the demo orders (found by code or title),
- * phones of several countries, some secondary (same phone again), every status category and
- * source. Built through the domain rules (phone, utcOffset, planning), inserted with one
- * multi-row INSERT, then linked with one UPDATE.
+ * Demo leads (seed order 40): a few hundred across the demo orders, phones of several countries, some secondary, every status
+ * category and source. Built through the domain rules, inserted with one multi-row INSERT, then linked with one UPDATE.
  */
 @Injectable()
 export class LeadsDemoSeed {

@@ -16,11 +16,9 @@ import { StatusCataloguesService } from './status-catalogues.service';
 import { LeadChanges, LeadForUpdate, LeadsRepository } from './persistence/leads.repository';
 
 /**
- * Writes of one lead: the synchronous create and the partial update. v1 and v2 controllers both
- * call these; the rules live in domain/ and LeadPreparationService. The create path is lean:
- * reads that need no lock (order settings, statuses, custom field definitions: short caches)
- * happen before the transaction; the transaction takes the (order, phone) lock, finds the
- * previous lead, inserts and links in one statement.
+ * Writes of one lead, the synchronous create and the partial update, for both v1 and v2 (rules in domain/ and
+ * LeadPreparationService). Reads needing no lock (cached order settings, statuses, custom fields) come before the transaction,
+ * which takes the (order, phone) lock, finds the previous lead, inserts and links in one statement.
  */
 @Injectable()
 export class LeadsService {

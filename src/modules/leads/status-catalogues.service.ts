@@ -10,10 +10,8 @@ import { LeadStatusChanges, StatusCataloguesRepository } from './persistence/sta
 import { LEAD_ERRORS } from './domain/leads.errors';
 
 /**
- * The lead status catalogue (the call statuses are the calls module's): created by migration,
- * managed through the management endpoints (scope admin), read on every lead write through a
- * per-instance cache of REFERENCE_CACHE_TTL_MS (5 s). This instance forgets the cache at once
- * when it changes a status; other instances see the change within the TTL.
+ * The lead status catalogue (call statuses are the calls module's), managed through the admin endpoints and read on every lead
+ * write through a per-instance cache of REFERENCE_CACHE_TTL_MS (5 s): cleared here at once on a change, seen by others within the TTL.
  */
 @Injectable()
 export class StatusCataloguesService {

@@ -21,11 +21,9 @@ export interface DeliverJob {
 const SEND_CONCURRENCY = 5;
 
 /**
- * The outbox worker. A job sends those of its rows still `pending`; each success marks its row
- * `sent` at once. When some failed, their attempt is counted and the job throws, so pg-boss
- * retries it with exponential backoff (the retry resends only the unsent rows); on the job's last
- * attempt they are marked `failed`. A job that dies otherwise (expiry on its last attempt) lands in
- * the dead-letter queue, whose handler marks its rows `failed`: no row stays `pending` for ever.
+ * The outbox worker: a job sends its rows still `pending`, marking each success `sent` at once; failures count an attempt and the
+ * job throws, so pg-boss retries with backoff (only unsent rows) and the last attempt marks them `failed`. A job dying otherwise
+ * lands in the dead-letter queue, whose handler marks its rows `failed`: no row stays `pending` for ever.
  */
 @Injectable()
 export class NotificationDeliveryService {

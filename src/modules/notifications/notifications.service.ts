@@ -67,9 +67,8 @@ export class NotificationsService {
   ) {}
 
   /**
-   * Stores the notification with its deliveries and enqueues the outbox jobs for the pending e-mail
-   * and messenger rows (one job per batch of DELIVERY_BATCH_SIZE rows of a channel), all in one
-   * transaction and a handful of statements whatever the audience: everything exists or nothing does.
+   * Stores the notification with its deliveries and enqueues outbox jobs for the pending e-mail and messenger rows (one per
+   * DELIVERY_BATCH_SIZE rows of a channel) in one transaction of a handful of statements, whatever the audience: all or nothing.
    * The routes answer `data: []`, which is also what their Idempotency-Key replays.
    */
   async send(audience: Audience, content: NotificationContent): Promise<StoredNotification> {

@@ -75,12 +75,9 @@ const LAZY_CHILD: ProxyHandler<PendingRequestLogger> = {
 };
 
 /**
- * The logger of one request, bound to its id (`requestId` on every line logged while serving it):
- * pino's child is made on the first line, so a request that logs nothing (nearly all of them;
- * the access line has its own id) pays for no child logger. pino-http made two per request
- * (its serialised bindings, redaction included, were the largest framework cost of a lead read).
- * Installed as `req.log` by the request observer; nestjs-pino binds it to the request's async
- * context (`useExisting` below), where every `Logger` of the service finds it.
+ * The logger of one request, bound to its id. pino's child is made on the first line, so a request that logs nothing (nearly all)
+ * pays for no child logger, whose serialised bindings would be the largest framework cost of a lead read. Installed as `req.log` by
+ * the request observer; nestjs-pino binds it to the request's async context (`useExisting` below), where every `Logger` finds it.
  */
 export function requestLogger(config: AppConfig, requestId: string): pino.Logger {
   const root = roots.get(config) ?? (loggerParams(config), roots.get(config)!);

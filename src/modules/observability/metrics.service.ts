@@ -15,10 +15,8 @@ interface PgPool {
 }
 
 /**
- * Prometheus metrics of this instance, in its own registry (several apps in one process, as in
- * the tests, never collide): process and Node.js defaults, HTTP requests by route pattern,
- * method and status, the database pool, and the job queues (fleet-wide backlog and consumers,
- * read at scrape time in one query).
+ * Prometheus metrics of this instance in its own registry (several apps in one process, as in tests, never collide): process and
+ * Node.js defaults, HTTP requests by route pattern, method and status, the database pool, and the job queues (fleet-wide, read at scrape).
  */
 @Injectable()
 export class MetricsService {

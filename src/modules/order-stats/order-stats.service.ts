@@ -17,10 +17,9 @@ export interface OrderStats {
 }
 
 /**
- * GET /v2/order/stats/{orderId}/: live figures of one order, each from counters or an indexed
- * range (LeadStatsService, CallStatsService), so the cost does not grow with the order. "Today"
- * is the order's day in its default zone (or offset). `callableNow` counts the leads whose planned
- * call is due, while the order dials: 0 when autodialing is off or today's qualified limit is reached.
+ * GET /v2/order/stats/{orderId}/: live figures of one order, each from counters or an indexed range, so the cost does not grow with
+ * the order. "Today" is the order's day in its default zone; `callableNow` counts leads whose planned call is due while the order
+ * dials (0 when autodialing is off or today's qualified limit is reached).
  */
 @Injectable()
 export class OrderStatsService {

@@ -183,10 +183,8 @@ export const DEMO_ORDERS: DemoOrder[] = [
 ];
 
 /**
- * Demo orders (seed order 30), created through OrdersService with the API's rules. References the
- * users, agent groups, numbers, scenarios, attempt groups and custom fields seeded before it by
- * natural key; references that are missing (their seed did not run) are left out, and an order
- * with none of its numbers is skipped.
+ * Demo orders (seed order 30), created through OrdersService with the API's rules. References earlier seeds' data by natural key;
+ * missing references are left out, and an order with none of its numbers is skipped.
  */
 @Injectable()
 export class OrdersDemoSeed {

@@ -133,10 +133,9 @@ export class OrdersService {
   }
 
   /**
-   * Order settings for lead intake and call planning, or null when the order does not exist.
-   * Cached per instance for ORDER_SETTINGS_CACHE_TTL_MS (5 s by default); misses are not cached.
-   * A caller inside a transaction passes its manager: the read then uses the transaction's own
-   * connection, never a second one from the pool while the first is held.
+   * Order settings for lead intake and call planning, or null when the order does not exist, cached per instance for
+   * ORDER_SETTINGS_CACHE_TTL_MS (misses are not cached). Inside a transaction pass its manager, so the read never takes a second
+   * pool connection while the first is held.
    */
   async getOrderSettings(orderId: number, m?: EntityManager): Promise<OrderSettings | null> {
     const hit = this.settingsCache.get(orderId);

@@ -137,13 +137,9 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
   }
 
   /**
-   * Enqueues a job and writes one row of the caller's in ONE statement: `row` (an INSERT ...
-   * ON CONFLICT DO NOTHING RETURNING, placeholders from $1) runs as a data-modifying CTE of
-   * pg-boss's own insert, and the job is inserted only if the row was (a row that exists
-   * already, e.g. a retried request with a fixed id, enqueues nothing). Both commit together or
-   * not at all, as `send` in a transaction, in one round trip instead of four (BEGIN, row, job,
-   * COMMIT). Returns whether the job was enqueued (false: the row existed already). Should
-   * pg-boss's statement ever not have the shape this relies on, it falls back to that transaction.
+   * Enqueues a job and writes a row of the caller's in one statement: `row` (INSERT ... ON CONFLICT DO NOTHING RETURNING, placeholders from
+   * $1) runs as a CTE of pg-boss's insert, which adds the job only if the row was inserted; one round trip instead of four. Returns whether
+   * the job was enqueued; if pg-boss's statement lacks the expected shape, falls back to a transaction.
    */
   async sendWithRow<T extends object>(queue: string, data: T, id: string, row: { sql: string; values: unknown[] }): Promise<boolean> {
     let shaped = true;

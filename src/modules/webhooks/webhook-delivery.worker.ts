@@ -18,16 +18,9 @@ export const GONE_REASON = 'the endpoint answered 410 Gone';
 export type SendNowResult = (SendResult | Promise<SendResult> | null)[];
 
 /**
- * Sends deliveries. The dispatcher's first attempts go through `sendNow` (their rows are written
- * afterwards, with the outcome); everything else that comes due (retries, redeliveries, attempts
- * the dispatcher did not start, a failing webhook's deliveries) through the lanes. Each round of a
- * lane claims its share of WEBHOOK_CONCURRENCY due deliveries (`FOR UPDATE SKIP LOCKED`, so
- * instances share the work without sending one twice at once), sends them concurrently, and
- * records every outcome in one statement: 2xx delivered; anything else
- * retried after the schedule's next wait, or `failed` once it is used up; 410 fails the delivery
- * and disables the webhook. A webhook with no success for WEBHOOK_DISABLE_AFTER_FAILING_HOURS is
- * disabled with the reason. A worker that dies mid-round leaves its claims to expire (lease), so
- * they are sent again: at-least-once. Runs on instances with WORKERS > 0.
+ * Sends deliveries: the dispatcher's first attempts via `sendNow`, everything else due through lanes that claim a share of WEBHOOK_CONCURRENCY
+ * (`SKIP LOCKED`), send concurrently and record outcomes in one statement: 2xx delivered, else retried per schedule or `failed`; 410 disables the
+ * webhook, as do WEBHOOK_DISABLE_AFTER_FAILING_HOURS without success. A dead worker's claims expire (lease): at-least-once. WORKERS > 0 only.
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {

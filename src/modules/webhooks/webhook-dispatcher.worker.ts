@@ -35,14 +35,9 @@ function typesOf(hooks: Subscription[]): string[] | undefined {
 const subscriptionKey = (hooks: Subscription[]) => JSON.stringify(hooks.map((w) => [w.id, w.events, w.orderIds]));
 
 /**
- * Follows the event feed from the cursor stored in `webhook_dispatch_cursor` and turns each event
- * into a delivery per matching active webhook. One transaction per batch holds the dispatcher's
- * advisory lock (one dispatcher at a time across instances), inserts the deliveries and moves the
- * cursor: a crash before the commit repeats the batch, and the unique (webhook, event) pair makes
- * the repeat insert nothing twice. The feed never skips, so every committed event is dispatched.
- *
- * An event goes to webhooks created before it (by timestamp): a new webhook does not receive the
- * history the dispatcher had not reached yet. Runs on instances with WORKERS > 0.
+ * Follows the event feed from `webhook_dispatch_cursor`, making a delivery per matching active webhook. A batch's transaction holds the
+ * advisory lock (one dispatcher across instances), inserts deliveries and moves the cursor: a crash repeats it, and unique (webhook, event)
+ * makes that harmless. An event goes only to webhooks created before it. Runs on instances with WORKERS > 0.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -82,14 +77,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /**
-   * One batch in one transaction; 0 when another instance holds the lock or nothing is new.
-   *
-   * The first attempt of each delivery to a webhook in good standing is made here, before its row
-   * is written, so a delivery that succeeds costs one row write (not insert, claim and record):
-   * the rows go in with their outcomes, in the transaction that moves the cursor. A crash before
-   * the commit repeats the batch (at-least-once); pairs stored already are neither sent nor stored
-   * again. Attempts still running when the budget ends are stored leased and recorded when they
-   * answer; those not started, and every delivery to a failing webhook, are left due for the worker.
+   * One batch in one transaction; 0 when another instance holds the lock or nothing is new. First attempts to healthy webhooks run before
+   * their rows are written, so a success costs one row write; rows already stored are neither sent nor stored again. Attempts outliving
+   * the budget are stored leased and recorded when they answer; those not started, and a failing webhook's, are left for the worker.
    */
   async dispatchOnce(): Promise<number> {
     const { events, due, running } = await this.ds.transaction(async (m) => {
@@ -97,11 +87,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       if (!(await this.repo.tryDispatchLock(m))) return none;
       const wanted = await this.repo.activeSubscriptions(m);
       if (wanted.length === 0) {
-        // No active webhook: the cursor skips to the head unread (a webhook gets the events from its
-        // creation on, a paused one nothing of its pause, which the feed has; a first webhook does
-        // not wait for the whole retained history to be read). The head is read before the
-        // subscriptions are read again: if there is still none, every event up to it was numbered
-        // before any webhook active later existed (or was turned on again), so none is due to one.
+        // No active webhook: the cursor skips to the head unread (a webhook gets events from its creation on, a paused one none of its pause).
+        // The head is read before re-reading subscriptions: if still none, every event up to it precedes any webhook active later.
         const head = await this.feed.head();
         if ((await this.repo.activeSubscriptions(m)).length === 0) await this.repo.advanceCursor(m, head);
         return none;

@@ -10,10 +10,8 @@ import { WebhooksRepository } from './persistence/webhooks.repository';
 export const DEMO_WEBHOOK_URL = 'https://crm.example.com/hooks/callcenter';
 
 /**
- * Demo webhook (seed order 70): one paused subscription to an example.com address (a reserved
- * name that never answers) and a piece of history, a test event that could not be delivered, so
- * the webhook, delivery and redelivery endpoints have something to show. Paused, it is sent
- * nothing; its secret is random and never shown.
+ * Demo webhook (seed order 70): one paused subscription to an example.com address (reserved, never answers) and one undelivered test
+ * event, so the webhook, delivery and redelivery endpoints have something to show. Paused, it is sent nothing; its secret is never shown.
  */
 @Injectable()
 export class WebhooksDemoSeed {

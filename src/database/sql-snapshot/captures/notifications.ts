@@ -1,5 +1,5 @@
 import { NotificationsRepository } from '../../../modules/notifications/persistence/notifications.repository';
-import { RecordingDatabase, sent, SqlCapture, SqlSnapshot } from '../sql-capture';
+import { RecordingDatabase, sent, SqlSnapshot } from '../sql-capture';
 import { describeInputs, LIMIT } from './inputs';
 
 const repo = (db: RecordingDatabase) => new NotificationsRepository(db.asDataSource());

@@ -20,7 +20,7 @@ type RouteAccess = { public: true } | { public: false; scope: Scope; isolation: 
 export class ApiKeyGuard implements CanActivate {
   /**
    * Each handler's access rule, read from its decorators on its first request: the metadata is
-   * fixed once the app is built, and four reflection lookups per request were a visible share of
+   * fixed once the app is built, and four reflection lookups per request would be a visible share of
    * a lead read's CPU.
    */
   private readonly access = new WeakMap<object, WeakMap<object, RouteAccess>>();

@@ -28,10 +28,8 @@ export class CallAttemptGroupsRepository {
   }
 
   /**
-   * Takes the default-group lock for the rest of the transaction. Without it two concurrent
-   * "make X default" could both clear the old default and then collide on the one-default index
-   * (call_attempt_group_one_default_idx, which keeps "at most one" true whatever happens).
-   * An advisory lock has no TypeORM API: plain SQL.
+   * Takes the default-group lock for the rest of the transaction, so two concurrent "make X default" cannot both clear the old
+   * default and collide on call_attempt_group_one_default_idx (which keeps "at most one" true regardless). No TypeORM API: plain SQL.
    */
   async lockDefault(m: EntityManager): Promise<void> {
     await m.query(`SELECT pg_advisory_xact_lock($1)`, [DEFAULT_LOCK_KEY]);

@@ -40,11 +40,9 @@ export interface AfterCall {
 }
 
 /**
- * What a finished call does to its lead: count the attempt, then plan the next one.
- * A call that reached the client (answered, no callback asked) stops the dialing: an agent now owns
- * the lead's status. Otherwise the n-th attempt waits the group's n-th interval (the last repeats or
- * dialing stops, as the group says), a callback request resets the count when the group allows it,
- * and the due time is moved into the order's call window.
+ * What a finished call does to its lead: count the attempt, then plan the next one. A call that reached the client (no callback
+ * asked) stops the dialing: an agent owns the lead's status. Otherwise the n-th attempt waits the group's n-th interval (the last
+ * repeats or dialing stops), a callback request may reset the count, and the due time is moved into the order's call window.
  */
 export function planAfterCall(p: AfterCallParams): AfterCall {
   const attemptNumber = Math.max(0, p.previousAttempts) + 1;

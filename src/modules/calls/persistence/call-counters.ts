@@ -2,12 +2,9 @@ import { CounterFilter, CounterSet } from '../../../database/counters/counter-se
 import { type CallFilter, NO_AGENT } from '../domain/call';
 
 /**
- * Counters behind the exact `total` of GET /v2/call/ (database/counters; schema made by migration
- * 1763820000000-call-counters). Two sets, so each filter sums few counter rows:
- * - calls per (order, status) and UTC hour: order lists, with statusIds and createdAt;
- * - calls per (order, user, status) and UTC hour, calls without a user left out: order lists
- *   filtered by userIds (also with statusIds and createdAt). Adding the user to the first set
- *   would multiply its rows by the agents of an order and slow down every list without userIds.
+ * Counters behind the exact `total` of GET /v2/call/, in two sets so each filter sums few rows: calls per (order, status) and
+ * UTC hour, and per (order, user, status) and UTC hour (calls without a user left out) for lists filtered by userIds. The user
+ * is not in the first set: it would multiply its rows by an order's agents and slow every list without userIds.
  */
 export const CALL_COUNTERS = new CounterSet({
   name: 'call_count',
@@ -27,15 +24,9 @@ export const CALL_USER_COUNTERS = new CounterSet({
 });
 
 /**
- * How a call list counts its total:
- * - leadIds given (any other filters): exactly, from the calls of those leads via the
- *   (lead_id, id) index; a lead has a few calls (its dialing attempts), so this stays small;
- * - orderIds with userIds: the (order, user, status) counters; exactly when NO_AGENT is among
- *   them, as those counters leave out the calls without a user;
- * - orderIds without userIds: the (order, status) counters;
- * - neither (the service refuses such lists): exactly.
- * Counters take statusIds and createdAt ranges (whole days and hours from counters, the at most
- * two boundary hours counted exactly through the (order_id, created_at) index).
+ * How a call list counts its total: with leadIds, exactly through (lead_id, id) (a lead has few calls); with orderIds, from the
+ * (order, user, status) counters when userIds are given (exactly when NO_AGENT is among them), else the (order, status) ones;
+ * otherwise exactly. Counters cover whole hours of createdAt; the two boundary hours are counted exactly via (order_id, created_at).
  */
 export type CallCounting = { kind: 'exact' } | { kind: 'counters'; set: CounterSet; filter: CounterFilter };
 

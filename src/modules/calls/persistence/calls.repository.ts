@@ -49,10 +49,9 @@ function agentCondition(p: SqlParams, userIds: number[], column: string): string
 }
 
 /**
- * The keys a call page is read by (see pageIdsQuery): the leads' calls through (lead_id, id) when
- * leadIds are given (a lead has a few calls), else each order's calls through (order_id, id), or
- * each (order, agent)'s through (order_id, user_id, id). Statuses stay a condition: a status is
- * seldom rarer than one call in ten, so a page reads a few pages of entries at most.
+ * The keys a call page is read by (see pageIdsQuery): (lead_id, id) when leadIds are given, else (order_id, id) per order or
+ * (order_id, user_id, id) per (order, agent). Statuses stay a condition: a status is seldom rarer than one call in ten, so a
+ * page reads a few pages of entries at most.
  */
 function pageKeys(f: CallFilter): PageKey[] {
   if (f.leadIds?.length) return [{ column: 'lead_id', values: f.leadIds }];

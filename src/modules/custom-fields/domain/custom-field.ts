@@ -2,13 +2,9 @@ import type { FieldError } from '../../../common/domain-error';
 import type { CustomFieldType, Essence } from './custom-value';
 
 /**
- * Rules of a custom field definition (not of its values: see custom-value.ts).
- *
- * - Only `select` and `multiselect` fields have options (`params`); they need at least one.
- *   Other types accept `params` absent or `[]`; a non-empty list is rejected rather than
- *   silently dropped, so a client that picked the wrong type finds out at once.
- * - Option codes: 1..64 of a-z, 0-9, `_`, `-`; unique within the field.
- * - `type` and `essence` are fixed at creation: stored values were validated against them.
+ * Rules of a custom field definition (values: custom-value.ts). Only `select` and `multiselect` have options (`params`, at least
+ * one; codes 1..64 of a-z, 0-9, `_`, `-`, unique); other types refuse a non-empty list rather than drop it, so a wrong type shows
+ * at once. `type` and `essence` are fixed at creation: stored values were validated against them.
  */
 export const OPTION_CODE = /^[a-z0-9_-]{1,64}$/;
 export const DEFAULT_SORT = 100;

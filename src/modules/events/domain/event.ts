@@ -1,4 +1,4 @@
-/** Events for integrators (issue 12): types, the public shape, and how stored snapshots map to domain shapes. */
+/** Events for integrators: types, the public shape, and how stored snapshots map to domain shapes. */
 
 export const EVENT_TYPES = ['lead.created', 'lead.updated', 'lead.create_failed', 'call.created', 'order.created', 'order.updated', 'webhook.test'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

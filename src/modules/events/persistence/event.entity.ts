@@ -1,10 +1,9 @@
 import { Check, Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * `event` (migration 1763900000000-events): the transactional outbox. Rows are written by the
- * triggers on lead, call and lead_async_job and by EventOutbox.append, numbered by the
- * `event_sequence` function and read by EventsRepository's SQL; the triggers and the function
- * live in the migration (TypeORM does not model them).
+ * `event`: the transactional outbox. Written by the triggers on lead, call and lead_async_job and by EventOutbox.append, numbered
+ * by the `event_sequence` function, read by EventsRepository's SQL; the triggers and the function are defined in the migrations
+ * (TypeORM does not model them).
  */
 @Entity('event')
 // Writers touch only the primary key and this partial index; the sequencer reads it.

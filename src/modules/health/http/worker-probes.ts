@@ -3,10 +3,8 @@ import { fail, ok } from '../../../common/envelope';
 import { HealthService } from '../health.service';
 
 /**
- * The container probes of a worker-only instance (WORKERS_ONLY=true), which serves no API: a
- * plain HTTP server on PORT answering `GET /health/live` and `GET /health/ready` exactly as an
- * API instance does (no key; ready is 503 while the database is unreachable), 404 to anything
- * else. The image's HEALTHCHECK then works for API and worker containers alike.
+ * The container probes of a worker-only instance (WORKERS_ONLY=true), which serves no API: a plain HTTP server on PORT answering
+ * `GET /health/live` and `/health/ready` as an API instance does, 404 to anything else, so the image's HEALTHCHECK works for both.
  */
 export async function serveWorkerProbes(health: HealthService, port: number, host = '0.0.0.0'): Promise<Server> {
   const server = createServer((req, res) => {

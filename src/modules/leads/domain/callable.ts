@@ -56,10 +56,8 @@ function insideWindow(zone: Zone, schedule: CallSchedule, now: number): { hasWin
 }
 
 /**
- * Why a lead is or is not callable now, from the lead (its zone, planned call), its order's
- * settings and today's qualified count. `reasons` is empty exactly when `callableNow`.
- * `nextCallableAt`: the first moment in the window, not on a holiday, not before the planned call,
- * and not before the order's next day when today's qualified limit is reached.
+ * Why a lead is or is not callable now (`reasons` empty exactly when `callableNow`). `nextCallableAt`: the first moment in the
+ * window, not on a holiday, not before the planned call, and not before the order's next day once today's qualified limit is reached.
  */
 export function explainCallable(f: CallableFacts): Callability {
   const now = f.now.getTime();

@@ -20,10 +20,8 @@ export interface CheckedLeadFields {
 }
 
 /**
- * The field rules of a lead's create and update, on the fields sent: the phone (normalised to
- * E.164, its country kept for the zone), the status (a new lead takes an in-progress status or
- * the default one; an update any known status), the ad campaign id's length and socialAId.
- * Every error at once.
+ * The field rules of a lead's create and update, on the fields sent: the phone (E.164, its country kept for the zone), the status
+ * (a new lead an in-progress or the default one; an update any known status), the ad campaign id's length and socialAId. Every error at once.
  */
 export function checkLeadFields(
   input: LeadFieldsInput,

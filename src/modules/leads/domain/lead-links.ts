@@ -1,8 +1,6 @@
 /**
- * Secondary leads: a new lead whose normalised phone matches a lead of the same order created
- * within the duplicate window is secondary; `previousLeadId` is the most recent such lead and
- * that lead's `nextLeadId` becomes the new lead. Links are a record of arrival: later phone
- * edits do not re-link.
+ * Secondary leads: a new lead whose normalised phone matches a lead of the same order created within the duplicate window gets
+ * `previousLeadId` = the most recent such lead, whose `nextLeadId` becomes the new lead. Links record arrival: phone edits do not re-link.
  */
 
 const MS_PER_DAY = 86_400_000;
@@ -19,10 +17,8 @@ export interface LinkCandidate {
 }
 
 /**
- * The most recent candidate inside the window. Recency is the id, not `createdAt`: ids are drawn
- * in the order creates of one phone take their lock, whereas `createdAt` is the start of each
- * creating transaction, so a create that waited for the lock can carry an earlier `createdAt`
- * than the lead it must follow.
+ * The most recent candidate inside the window, by id, not `createdAt`: ids follow the order in which creates of one phone take
+ * their lock, while `createdAt` is each transaction's start, so a create that waited can carry an earlier one than its predecessor.
  */
 export function pickPreviousLead(candidates: readonly LinkCandidate[], now: Date, windowDays: number): LinkCandidate | null {
   const start = duplicateWindowStart(now, windowDays);

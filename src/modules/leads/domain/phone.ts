@@ -6,10 +6,8 @@ export type PhoneParse = { ok: true; e164: string; country: string | null } | { 
 const DECORATION = /[\s\-().]/g;
 
 /**
- * A client phone in international format, `+` optional ("79161234567" = "+7 916 123-45-67"),
- * validated against the full numbering-plan metadata and normalised to E.164 with `+`.
- * National forms ("8 916 ...", "(916) ...") are rejected: without a country code they are
- * ambiguous, and API.md asks for E.164.
+ * A client phone in international format, `+` optional, validated against the full numbering-plan metadata and normalised to E.164.
+ * National forms ("8 916 ...") are rejected: without a country code they are ambiguous, and API.md asks for E.164.
  */
 export function normalisePhone(input: unknown): PhoneParse {
   if (typeof input !== 'string') return { ok: false, message: 'must be a string' };

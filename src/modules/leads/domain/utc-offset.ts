@@ -22,7 +22,7 @@ function zonesOf(country: string): string[] {
 
 /**
  * Offsets change only at DST transitions, which fall on whole hours in countries with whole-hour
- * offsets: the answer for a country is memoised per UTC hour (this was the hot spot of lead creation).
+ * offsets: the answer for a country is memoised per UTC hour (otherwise the hot spot of lead creation).
  */
 const offsetCache = new Map<string, number | null>();
 const HOUR_MS = 3_600_000;

@@ -63,20 +63,9 @@ async function lockPhones(m: EntityManager, rows: BatchRow[]): Promise<void> {
 @Injectable()
 export class LeadBulkRepository {
   /**
-   * Inserts a batch in `m`'s transaction with three statements, whatever its size. First the
-   * (order, phone) locks of every distinct phone, the keys the single create locks, in sorted
-   * order (two batches sharing phones cannot deadlock; a single create takes one of them). Then,
-   * in one statement with a new snapshot (it sees every create that held those locks before):
-   * items whose job id already has a lead (a retry whose idempotency record was lost) return that
-   * lead; the others get ids drawn in item order and are inserted linked as sequential single
-   * creates would link them: each to the previous item of its (order, phone) in the batch, the
-   * first to the most recent lead of that phone created at or after `since` (null: no linking,
-   * as for lead_create), whose next_lead_id then points at it. Returns lead ids by item index.
-   * The window is checked on the phone's own leads (`created_at + 0`: not a condition an index can
-   * take): on statistics taken while the table was small, the planner read the order's
-   * (order_id, created_at) range filtering on the phone instead, 36k rows per item, 13 s a batch
-   * in the lead-batch bench; now only the phone's indexes can answer, one entry each.
-   * Measured against single creates: bench/lead-batch.ts.
+   * Inserts a batch in three statements whatever its size: timeouts, the (order, phone) locks of its phones in sorted order (no deadlock),
+   * and one insert returning the leads of job ids that have one and linking the rest as sequential single creates would (`since` null: no
+   * linking). `created_at + 0` keeps the window off the (order_id, created_at) index: only the phone's indexes answer. See bench/lead-batch.ts.
    */
   async insertBatch(m: EntityManager, rows: BatchRow[], since: Date | null): Promise<Map<number, number>> {
     if (rows.length === 0) return new Map();
@@ -86,13 +75,9 @@ export class LeadBulkRepository {
   }
 
   /**
-   * insertBatch for asynchronous jobs (LeadsService.processCreateJobs): every row's job id names
-   * its `lead_async_job` row. Those rows are locked first, in id order, while still `queued` (a
-   * job delivered twice at once waits here, then finds it settled, as insertLinkedForJob does);
-   * only the rows whose job is still queued are inserted (or found by job id), and the insert's
-   * statement marks each of their jobs `done` with its lead. Job rows before phone locks, each set
-   * in sorted order, as the single job's statement takes them: no two of these can deadlock.
-   * Returns lead ids by item index, for the rows whose job this call settled.
+   * insertBatch for asynchronous jobs: each row's `lead_async_job` is locked first, in id order, while still `queued` (a job delivered
+   * twice waits, then finds it settled), and the insert marks each job `done` with its lead. Job rows before phone locks, each set
+   * sorted as the single job takes them: no deadlock. Returns lead ids by item index for the jobs this call settled.
    */
   async insertJobBatch(m: EntityManager, rows: BatchRow[], since: Date | null): Promise<Map<number, number>> {
     if (rows.length === 0) return new Map();
@@ -185,10 +170,8 @@ export class LeadBulkRepository {
   }
 
   /**
-   * A lookup page and its exact total. Every lookup key has an index (key, id) (migration
-   * 1763900200000), so both statements read only the key's own leads, in id order: the cost
-   * follows how many leads carry the value, not how many the table holds. The counters are not
-   * needed (nor usable: they do not count by phone or external id).
+   * A lookup page and its exact total. Every lookup key has an index (key, id), so both statements read only the leads carrying
+   * the value, in id order, whatever the table's size. The counters cannot help: they do not count by phone or external id.
    */
   lookupPage(db: Queryable, filter: LeadLookupFilter, offset: number, limit: number): Promise<Page<Lead>> {
     const p = new SqlParams();

@@ -1,10 +1,8 @@
 import { CounterSet } from '../../../database/counters/counter-set';
 
 /**
- * Planned calls per order and UTC hour of `planning_call_at` (leads with no planned call are not
- * counted): the order stats' `callableNow` (planned at or before now) and `dueWithinHour` sum
- * counter rows (a year of planned hours is ~365 day rows) instead of reading the order's due
- * leads, however many there are. Schema made by migration 1763900310000-lead-planning-counters.
+ * Planned calls per order and UTC hour of `planning_call_at`: the order stats' `callableNow` and `dueWithinHour` sum counter rows
+ * (a year of planned hours is ~365 day rows) instead of reading the order's due leads, however many there are.
  */
 export const LEAD_PLANNING_COUNTERS = new CounterSet({
   name: 'lead_planning_count',

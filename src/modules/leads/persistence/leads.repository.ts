@@ -58,10 +58,8 @@ export function leadJsonPairs(select: string): string {
 }
 
 /**
- * The detail read, prepared once per connection (planning it was most of its PostgreSQL time),
- * the lead as one JSON column: pg builds a result template of every column on each execution
- * and fills a dictionary-mode object per row, which for the lead's 33 columns cost more of a
- * detail read's CPU than anything else in the driver (json_build_object and one JSON.parse cost less).
+ * The detail read, prepared once per connection (planning is most of its PostgreSQL time), the lead as one JSON column: pg's
+ * per-row result object for 33 columns costs more CPU than json_build_object plus one JSON.parse.
  */
 const LEAD_DETAIL: PreparedStatement = {
   name: 'lead_detail',
@@ -117,13 +115,9 @@ export class LeadsRepository {
   }
 
   /**
-   * Creates the lead in one round trip (function `lead_create`, migration 1795684548556): takes
-   * the (order, phone) lock until the transaction ends (the statement's own when `db` is not in
-   * one), returns the lead a retried job already made, else inserts the lead linked to the most
-   * recent lead of the order with this phone created at or after `since` (null: no linking) and
-   * points that lead's `next_lead_id` at it. "Most recent" is the highest id: ids are drawn under
-   * the lock, so they follow the order in which creates took it, while `created_at` is each
-   * transaction's start time. Measured against the four statements it replaces: bench/lead-create.ts.
+   * Creates the lead in one round trip (function `lead_create`): takes the (order, phone) lock, returns the lead a retried job already
+   * made, else inserts it linked to the order's most recent lead of this phone since `since` (null: no linking). Most recent = highest
+   * id, as ids follow the lock order and `created_at` does not. Measured against four separate statements: bench/lead-create.ts.
    */
   async insertLinked(db: Queryable, lead: NewLead, link: { since: Date | null; jobId: string | null }): Promise<number> {
     // Prepared once per connection when `db` is the DataSource (the sync create); in a transaction, on its connection.
@@ -134,12 +128,9 @@ export class LeadsRepository {
   }
 
   /**
-   * An asynchronous job's lead in one statement, its own transaction (the worker's drain): locks
-   * the job row while it is still `queued` (a job delivered twice waits here, then finds it done),
-   * creates and links the lead as insertLinked does (lead_create returns the lead a retried job
-   * already made), and marks the job done with the lead's id. Null when the job is no longer queued.
-   * lead_create's statements take their own snapshots (a volatile function), so linking sees the
-   * creates committed before it as in its own transaction.
+   * An asynchronous job's lead in one statement, its own transaction: locks the job row while still `queued` (a job delivered twice
+   * waits, then finds it done), creates and links as insertLinked does, marks the job done. Null when the job is no longer queued.
+   * lead_create's statements take their own snapshots (a volatile function), so linking sees every create committed before it.
    */
   async insertLinkedForJob(db: DataSource | Queryable, lead: NewLead, link: { since: Date | null; jobId: string }): Promise<number | null> {
     const rows = await queryPrepared<{ queued: boolean; leadId: number | null; done: boolean }>(db, LEAD_CREATE_FOR_JOB, leadCreateValues(lead, link));
@@ -219,10 +210,8 @@ export class LeadsRepository {
   }
 
   /**
-   * One page ordered by id, with each lead's order code. The page's ids are read per (order,
-   * status) through (order_id, status_id, id), per order through (order_id, id), per status
-   * through (status_id, id), or along the primary key (pageIdsQuery), confined to `ids` (from
-   * `stats`): about one page of index entries however the matching leads are spread over the table.
+   * One page ordered by id, with each lead's order code. Its ids come from (order_id, status_id, id), (order_id, id), (status_id, id)
+   * or the primary key (pageIdsQuery), confined to `ids` (from `stats`): about a page of index entries however the matches are spread.
    */
   async listPage(db: Queryable, filter: LeadFilter, offset: number, limit: number, ids?: IdBounds): Promise<Lead[]> {
     const p = new SqlParams();

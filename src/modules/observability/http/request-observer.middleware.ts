@@ -18,11 +18,9 @@ export function routeLabel(req: Request): string {
 }
 
 /**
- * Every request: a request id (the caller's `X-Request-Id` when sane, else a new one) echoed in
- * the response and used in our logs; once the last byte is sent, its timing recorded under the
- * route pattern Express matched (`/v2/lead/detail/:leadId`, never the raw path, so ids do not
- * multiply the series) and one access-log line (method, path, status, duration, key, id;
- * never bodies, which carry customers' phones and names).
+ * Every request gets a request id (the caller's sane `X-Request-Id`, else a new one), echoed and logged; once sent, its timing is
+ * recorded under the route pattern (never the raw path, so ids do not multiply the series) and one access-log line written
+ * (method, path, status, duration, key, id; never bodies, which carry customers' phones and names).
  */
 @Injectable()
 export class RequestObserverMiddleware implements NestMiddleware {

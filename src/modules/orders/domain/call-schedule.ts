@@ -1,14 +1,7 @@
 /**
- * Weekly call schedule of an order.
- *
- * Position in the array is the weekday: 0 = Monday ... 6 = Sunday (ISO order, as in API.md).
- * A day is either `[]` (day off) or `[start, end]` as "HH:MM" 24h strings, meaning the
- * half-open local-time window [start, end). "24:00" is accepted as an end only, meaning
- * "until the end of the day" (a window can never wrap past midnight: start < end).
- *
- * `[]` is a day off, as API.md says, so a schedule of seven `[]` has no callable moment at all
- * (leads get no planned call). "Any time" is `["00:00", "24:00"]` on every day. An order created
- * without a schedule gets DEFAULT_CALL_SCHEDULE, so leads are never planned at night by omission.
+ * Weekly call schedule: index 0 = Monday ... 6 = Sunday; a day is `[]` (day off) or a half-open local window `[start, end)` of
+ * "HH:MM" strings, "24:00" only as an end (no wrap past midnight). Seven `[]` never calls; "any time" is 00:00-24:00 every day;
+ * an order without a schedule gets DEFAULT_CALL_SCHEDULE, so leads are never planned at night by omission (docs/domain.md).
  */
 
 export type DayWindow = [string, string] | [];

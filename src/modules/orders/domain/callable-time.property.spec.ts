@@ -5,11 +5,9 @@ import { nextCallableAt } from './callable-time';
 import { orderDayBounds } from '../../leads/domain/qualified-limit';
 
 /**
- * Property tests of call planning in real zone rules. The oracle reads the local wall
- * clock of an instant the only way it is defined (instant + the zone's offset at that instant) and
- * walks forward from `now` between the instants where the answer can change (window bounds, local
- * midnights, offset changes, from a table of the zone's changes), so it finds the earliest allowed
- * moment by a different route than nextCallableAt's per-day intervals.
+ * Property tests of call planning in real zone rules. The oracle reads local time as instant + the zone's offset there and walks
+ * forward from `now` between the instants where the answer can change (window bounds, local midnights, offset changes), finding
+ * the earliest allowed moment by a different route than nextCallableAt's per-day intervals.
  */
 
 const MIN = 60_000;

@@ -219,11 +219,8 @@ describe('nextCallableAt: properties', () => {
         // (e) now callable => result is now
         const nowCallable = isCallable(new Date(c.now), c.schedule, c.holidaySet, c.offsetHours);
         if (nowCallable) expect(rMs).toBe(c.now);
-        // (d) minimality. The callable set is a union of half-open intervals whose left ends are
-        // the (non-holiday) window starts. If some t in [now, r) were callable, either now is
-        // callable (then r == now, checked above) or t's interval starts in (now, t]; so it
-        // suffices that r is now or a window start and that no callable window start lies in
-        // (now, r).
+        // (d) minimality: callable time is a union of half-open intervals starting at non-holiday window starts, so it
+        // suffices that r is now or a window start and that no callable window start lies in (now, r).
         if (rMs !== c.now) {
           expect(nowCallable).toBe(false);
           const local = DateTime.fromMillis(rMs, { zone: FixedOffsetZone.instance(c.offsetHours * 60) });

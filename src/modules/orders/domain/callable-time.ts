@@ -2,17 +2,9 @@ import { FixedOffsetZone, Zone } from 'luxon';
 import { CallSchedule, hasNoCallableDay, normaliseSchedule, timeToMinutes } from './call-schedule';
 
 /**
- * When may a lead be called next? Used for `planningCallDateTime` on create/reschedule, to clip
- * redial due times into the order's schedule, and to say why a lead is not callable.
- *
- * The lead's local time follows its zone's real rules: an IANA zone (DST, fractional offsets such
- * as Kolkata +5:30 or Chatham +12:45) or a fixed offset (luxon's FixedOffsetZone). A window
- * 09:00-18:00 is 09:00-18:00 of the local wall clock, also on the days DST starts and ends.
- *
- * Arithmetic uses "local epoch milliseconds" (the wall clock read as if it were UTC) for calendar
- * days, and the zone's offset at an instant to go back to real instants, so the host zone never
- * matters and no local time is ever guessed: where DST skips an hour the window starts at the
- * transition; where it repeats one, both passes of the wall clock count.
+ * When may a lead be called next (planning, redial due times, why not callable), in its zone's real rules (IANA or a fixed
+ * offset): a window is read on the local wall clock, also on DST days (docs/domain.md). Days are counted in local epoch ms and
+ * mapped back by the zone's offset, so the host zone never matters; a skipped hour opens at the change, a repeated one counts twice.
  */
 
 const MS_PER_MINUTE = 60_000;
@@ -178,11 +170,8 @@ function earliestInDay(zone: Zone, dayStart: number, window: [number, number], n
 }
 
 /**
- * Earliest instant >= now inside the local window [start, end) of its weekday and not on a
- * local holiday (`[]` is a day off; "any time" is 00:00-24:00 on every day, see call-schedule.ts).
- * If `now` itself qualifies it is returned unchanged (sub-minute precision kept); otherwise the
- * result is a window start (or the DST change that opens it). Null when nothing qualifies within
- * the next 366 local days, e.g. every day off.
+ * Earliest instant >= now inside its weekday's local window [start, end) and not on a local holiday: `now` itself when it qualifies
+ * (sub-minute precision kept), else a window start (or the DST change that opens it). Null when nothing qualifies within 366 local days.
  */
 export function nextCallableAt(params: NextCallableParams): Date | null {
   const nowMs = params.now.getTime();

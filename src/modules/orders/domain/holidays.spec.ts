@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { leastCpuMs } from '../../../../test/support/cpu-time';
 import { formatHoliday, MAX_HOLIDAY_LENGTH, MAX_HOLIDAYS, parseHolidayDate, parseHolidayList } from './holidays';
 
 describe('parseHolidayDate', () => {
@@ -180,6 +179,7 @@ describe('holiday parsing bounds', () => {
     expect(parseHolidayDate('31 DECEMBER 2026 Г.')).toBe('2026-12-31');
   });
 
+  // How much CPU time these take is bounded by the reliability suite (reliability/holiday-parsing.rel-spec.ts).
   it.each([
     ['dd.MM.yyyy', 'en-US'],
     ["yyyy-MM-dd'T'HH:mm:ss.SSSZZ", 'en-US'],
@@ -187,18 +187,12 @@ describe('holiday parsing bounds', () => {
     ['d LLL yyyy', 'ru'],
     ['EEEE, MMMM d, yyyy', 'en-US'],
     ['EEE, MMM d, yyyy', 'en-US'],
-  ])('parses a year of distinct %s (%s) dates in well under 50 ms of CPU', (layout, locale) => {
-    parseHolidayList(days(5, layout, locale)); // warm up the code paths, as any earlier request would
-    const list = days(MAX_HOLIDAYS, layout, locale);
-    let result: ReturnType<typeof parseHolidayList> | undefined;
-    const ms = leastCpuMs(() => (result = parseHolidayList(list)));
-    expect(result?.ok).toBe(true);
-    expect(ms).toBeLessThan(25);
+  ])('parses a year of distinct %s (%s) dates', (layout, locale) => {
+    expect(parseHolidayList(days(MAX_HOLIDAYS, layout, locale)).ok).toBe(true);
   });
 
-  it('parses a repeated item once, and refuses the 35,000 copies of the issue by their count', () => {
-    const copies = Array(MAX_HOLIDAYS).fill('31 декабря 2026 г.');
-    expect(leastCpuMs(() => expect(parseHolidayList(copies)).toEqual({ ok: true, value: ['2026-12-31'] }))).toBeLessThan(10);
+  it('keeps one date of a repeated item, and refuses 35,000 copies by their count', () => {
+    expect(parseHolidayList(Array(MAX_HOLIDAYS).fill('31 декабря 2026 г.'))).toEqual({ ok: true, value: ['2026-12-31'] });
     expect(parseHolidayList(Array(35_000).fill('31 декабря 2026 г.')).ok).toBe(false);
   });
 });

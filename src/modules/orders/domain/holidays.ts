@@ -1,12 +1,9 @@
 import { DateTime } from 'luxon';
 
 /**
- * Order holidays (`callHolidayOverrides`): accepted in "any parsable date format", stored as
- * `yyyy-mm-dd` (sortable, what a PostgreSQL `date` prints) and returned as `dd.mm.yyyy`.
- *
- * A holiday is a calendar date, not an instant: for inputs carrying a time and offset we keep
- * the date as written ("2026-12-31T23:30:00-05:00" is 31 December), never convert to UTC.
- * Inputs without an offset are read in UTC so the server's zone cannot shift the date.
+ * Order holidays (`callHolidayOverrides`): any parsable date in, stored `yyyy-mm-dd`, returned `dd.mm.yyyy`. A holiday is a calendar
+ * date: an input with an offset keeps the date as written ("2026-12-31T23:30:00-05:00" is 31 December), and one without is read in UTC
+ * so the server's zone cannot shift it.
  */
 
 // zone: inputs without an offset are UTC; setZone: inputs with one keep it (date as written).

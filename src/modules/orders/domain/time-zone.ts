@@ -71,10 +71,8 @@ export function wholeHourOffset(zone: Zone, at: Date): number {
 const lastOffsets = new Cache<string, { minute: number; offset: number }>({ ttlMs: 60_000, max: 1000 });
 
 /**
- * A zone's offset in minutes at `ms`. An IANA zone's offset comes from Intl (formatToParts),
- * a few microseconds a call: each lead presented pays it, with "now" in the same minute as the
- * previous one. Offsets change only at whole minutes (every transition of the IANA data since
- * 1970), so the offset of the same zone in the same minute is reused.
+ * A zone's offset in minutes at `ms`. Intl costs a few microseconds a call, paid per lead presented, and offsets change only at whole
+ * minutes (every IANA transition since 1970), so a zone's offset is reused within the same minute.
  */
 function zoneOffsetMinutes(zone: Zone, ms: number): number {
   if (zone.isUniversal) return zone.offset(ms);

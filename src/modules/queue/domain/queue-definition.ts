@@ -14,11 +14,8 @@ export interface QueueDefinition<T> {
   options?: Omit<Queue, 'name'>;
   handle(job: Job<T>): Promise<unknown>;
   /**
-   * With `batchSize` above 1: the jobs of one fetch handled together (set-based work), instead of
-   * `handle` once per job. Returns one outcome per job, in the jobs' order; a failed job is retried
-   * (or dead-lettered) per the queue's options, on its own. A throw fails every job of the batch.
-   * The batch's jobs are settled together either way: pg-boss completes them in one statement and
-   * fails them in another.
+   * With `batchSize` above 1: a fetch's jobs handled together instead of `handle` per job, one outcome per job in order; a failed job
+   * is retried or dead-lettered on its own, a throw fails them all. pg-boss settles the batch in two statements (complete, fail).
    */
   handleBatch?(jobs: Job<T>[]): Promise<JobOutcome[]>;
 }

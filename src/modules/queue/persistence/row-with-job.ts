@@ -1,12 +1,9 @@
 import type { PreparedStatement } from '../../../database/prepared-query';
 
 /**
- * pg-boss inserts jobs with one statement whose payload is its only parameter, read through
- * `json_to_recordset($1::text::json)`; without NOTIFY it is an `INSERT ... SELECT`, with NOTIFY a
- * `WITH ins AS (INSERT ...) ...`. `withRowCte` puts a caller's row insert in front of it as a
- * data-modifying CTE and hands pg-boss the jobs only when that row was inserted: one statement,
- * one commit for both. Null when the statement has another shape (the caller then uses a
- * transaction).
+ * pg-boss inserts jobs in one statement reading its only parameter through `json_to_recordset($1::text::json)` (`INSERT ... SELECT`,
+ * or `WITH ins AS (...)` with NOTIFY). `withRowCte` prepends the caller's row insert as a data-modifying CTE and passes pg-boss the
+ * jobs only if that row was inserted: one statement, one commit. Null for another shape (the caller then uses a transaction).
  */
 const PAYLOAD = '$1::text::json';
 export const ROW_CTE = 'caller_row';
@@ -25,7 +22,7 @@ export function withRowCte(jobInsert: string, rowInsert: string): string | null 
 
 /**
  * The merged statements of JobQueueService.sendWithRow, by pg-boss's statement and the row's: built
- * once, run as named statements (pg-boss's insert is long; parsing and planning it was most of an
+ * once, run as named statements (pg-boss's insert is long; parsing and planning it is most of an
  * accept's PostgreSQL time). Module-wide, so a name always stands for one text on any connection.
  */
 const mergedStatements = new Map<string, PreparedStatement | null>();

@@ -13,10 +13,8 @@ export interface RateLimiter {
 }
 
 /**
- * @nestjs/throttler's guard with the service's policy: one budget per API key across all
- * routes (not per route), the client's address only for requests without a key, and the
- * 429 leaves as a domain error so the global filter writes the usual envelope.
- * `X-RateLimit-Limit/-Remaining/-Reset` go on every limited response, `Retry-After` on a 429.
+ * @nestjs/throttler's guard with the service's policy: one budget per API key across all routes, the client address only without
+ * a key, and the 429 as a domain error so the filter writes the envelope. `X-RateLimit-*` on every limited response, `Retry-After` on a 429.
  */
 export class RateLimitGuard extends ThrottlerGuard implements RateLimiter {
   protected override getTracker(raw: Record<string, unknown>): Promise<string> {

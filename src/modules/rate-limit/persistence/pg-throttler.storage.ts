@@ -7,10 +7,8 @@ import { DataSource } from 'typeorm';
 const SWEEP_EVERY_MS = 60_000;
 
 /**
- * Fixed-window counters in PostgreSQL, so every instance on the database shares a client's
- * budget (PRODUCT.md: rate-limit counters never live in process memory). One statement per
- * request: the window is computed from the database clock, so instances with skewed clocks
- * still agree on it. Windows older than twice the ttl are swept about once a minute.
+ * Fixed-window counters in PostgreSQL, so all instances share a client's budget (PRODUCT.md: never in process memory). One statement
+ * per request, the window from the database clock so skewed instances agree; windows older than twice the ttl swept about once a minute.
  */
 export class PgThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');

@@ -1,11 +1,8 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses a webhook may reach. Only globally routable unicast addresses: ipaddr.js
- * classifies each one into its IANA special-purpose range (loopback, private, link-local,
- * unique-local, multicast, unspecified, carrier-grade NAT, reserved, documentation, 6to4, Teredo,
- * ...), and anything but `unicast` is refused. IPv4-mapped IPv6 (`::ffff:10.0.0.1`) is judged as
- * the IPv4 address it carries.
+ * Which addresses a webhook may reach: globally routable unicast only. ipaddr.js classifies each into its IANA special-purpose range
+ * (loopback, private, link-local, CGNAT, documentation, ...) and anything but `unicast` is refused; IPv4-mapped IPv6 is judged as its IPv4.
  */
 export function addressRange(address: string): string | null {
   if (!ipaddr.isValid(address)) return null;

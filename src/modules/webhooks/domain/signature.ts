@@ -17,7 +17,7 @@ export function secretKey(secret: string): Buffer {
 }
 
 /**
- * HMAC keys made once per secret: turning the bytes into a key object on every signature was a
+ * HMAC keys made once per secret: turning the bytes into a key object on every signature costs a
  * tenth of a delivery's CPU. Bounded in size and time like every cache here.
  */
 const hmacKeys = new Cache<string, KeyObject>({ ttlMs: 600_000, max: 1000 });

@@ -6,10 +6,8 @@ import { MetricsService } from '../../observability/metrics.service';
 import { WebhookDeliveriesRepository } from '../persistence/webhook-deliveries.repository';
 
 /**
- * The delivery backlog on `GET /metrics`, fleet-wide, read at scrape time in one query (the
- * partial index of pending rows): `webhook_deliveries_pending` and
- * `webhook_delivery_oldest_due_seconds` (how late the most overdue delivery is: a growing value
- * means the workers do not keep up, or a database or network problem).
+ * The delivery backlog on `GET /metrics`, fleet-wide, read at scrape time in one query (partial index of pending rows):
+ * `webhook_deliveries_pending` and `webhook_delivery_oldest_due_seconds` (growing: workers not keeping up, or a database or network problem).
  */
 @Injectable()
 export class WebhookMetrics {

@@ -57,11 +57,9 @@ export async function refusedHostReason(url: URL, allowPrivate: boolean): Promis
 }
 
 /**
- * Sends webhook requests with undici (about half the CPU per request of node:http, measured in
- * bench/webhooks.ts): POST, no redirects followed (a 3xx is a failure), a hard deadline per attempt
- * (connect, headers and body), connections kept alive per origin (at most `maxSockets` each),
- * every connection made through `guardedLookup` (and IP literals checked before), so no attempt
- * reaches a refused address whatever DNS answers now. The answer's body is read and dropped.
+ * Sends webhook requests with undici (about half node:http's CPU per request, bench/webhooks.ts): POST, no redirects (a 3xx fails), a hard
+ * deadline per attempt, kept-alive connections (`maxSockets` per origin), every connection through `guardedLookup` (IP literals checked
+ * before), so no attempt reaches a refused address whatever DNS answers. The answer's body is read and dropped.
  */
 export class WebhookSender {
   private readonly agent: Agent;

@@ -96,10 +96,8 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Inserts the deliveries in one statement, each with its first attempt when the dispatcher made
-   * it (delivered, waiting for a retry, failed, or leased while the attempt still runs), else due
-   * at once. A (webhook, event) pair already there is left alone. Returns the ids of the rows
-   * inserted, by `webhookId:eventId`.
+   * Inserts the deliveries in one statement, each with the dispatcher's first attempt when made (delivered, retry pending, failed, or
+   * leased while running), else due at once; an existing (webhook, event) pair is left alone. Returns inserted ids by `webhookId:eventId`.
    */
   async insertDeliveries(m: EntityManager, rows: NewDelivery[]): Promise<Map<string, string>> {
     if (rows.length === 0) return new Map();
@@ -131,10 +129,8 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Claims up to `limit` due deliveries of active webhooks: rows locked by another instance's
-   * claim are skipped, and each claimed row's next attempt moves `leaseMs` ahead, so a worker that
-   * dies mid-send leaves it due again after the lease (at-least-once), while no other claim takes
-   * it meanwhile. The claim is its own short statement: no lock is held while sending.
+   * Claims up to `limit` due deliveries of active webhooks, skipping rows another claim holds, and moves each one's next attempt `leaseMs`
+   * ahead: a worker dying mid-send leaves it due again after the lease (at-least-once). Its own short statement: no lock held while sending.
    */
   async claimDue(m: EntityManager, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const [rows]: [ClaimedDelivery[], number] = await m.query(

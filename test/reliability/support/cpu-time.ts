@@ -2,13 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * CPU-time probes for tests that bound how long one piece of work holds the event loop.
- * Main-thread CPU time grows far less than wall time when other processes load the machine
- * (they still slow it some: two vCPUs can share a core), but it does include a garbage
- * collection that happens to run inside the probe. A full collection before
- * each probe keeps the garbage earlier tests left in this Jest worker (megabyte bodies, whole
- * apps) from being charged to the work measured: CI once measured 91 ms for a 5 ms refusal.
- * Garbage the work itself makes is still collected, and counted, while it runs.
+ * CPU-time probes bounding how long work holds the event loop. Main-thread CPU time grows far less than wall time under
+ * load but still grows (vCPUs can share a core), so these bounds run in the reliability suite on a quiet machine.
+ * A full collection before each probe keeps earlier work's garbage off the bill; the work's own garbage still counts.
  */
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -35,8 +31,7 @@ export function cpuMs(fn: () => unknown): number {
 /**
  * The least main-thread CPU time of `tries` runs of fn (each after a full collection): the cost of
  * the work itself. Whatever else shares the machine (a JIT still compiling on a busy core, a
- * neighbour on the same physical core) only adds to a run, so the least run is the estimate that
- * holds on a loaded CI machine; CI once measured 38 ms for a parse that takes 8-11 ms.
+ * neighbour on the same physical core) only adds to a run, so the least run is the estimate.
  */
 export function leastCpuMs(fn: () => unknown, tries = 3): number {
   let least = Infinity;
