@@ -50,7 +50,11 @@ describe('client keys', () => {
   it('refuses a clientId that names no client with 400 naming clientId, and stores no key', async () => {
     const before = await keyRows();
     const res = await post('/v2/api-key/create/', { name: 'crm-nobody', scopes: ['api'], clientId: 2147483647 }).expect(400);
-    expect(res.body).toEqual({ success: false, message: expect.stringContaining('clientId'), data: { errors: [{ field: 'clientId', message: 'unknown id: 2147483647' }] } });
+    expect(res.body).toEqual({
+      success: false,
+      message: expect.stringContaining('clientId'),
+      data: { errors: [{ field: 'clientId', message: 'unknown id: 2147483647' }] },
+    });
     for (const bad of [0, -1, 1.5, 'x', 2147483648]) {
       expect(fields(await post('/v2/api-key/create/', { name: 'crm-bad', scopes: ['api'], clientId: bad }).expect(400))).toEqual(['clientId']);
     }
@@ -63,6 +67,9 @@ describe('client keys', () => {
       const res = await post('/v2/api-key/create/', { name: 'crm-wide', scopes, clientId }).expect(400);
       expect(res.body.data.errors).toEqual([{ field: 'scopes', message: expect.stringContaining('api scope only') }]);
     }
+    // Both faults at once, in one answer.
+    const both = await post('/v2/api-key/create/', { name: 'crm-wide', scopes: ['admin'], clientId: 2147483647 }).expect(400);
+    expect(fields(both)).toEqual(['scopes', 'clientId']);
     expect(await keyRows()).toEqual(before);
   });
 
