@@ -23,6 +23,7 @@ import { SipEndpointsModule } from './modules/sip-endpoints/sip-endpoints.module
 import { CallScenariosModule } from './modules/call-scenarios/call-scenarios.module';
 import { CallAttemptGroupsModule } from './modules/call-attempt-groups/call-attempt-groups.module';
 import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module';
+import { ClientsModule } from './modules/clients/clients.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { LeadsModule } from './modules/leads/leads.module';
 import { CallsModule } from './modules/calls/calls.module';
@@ -98,6 +99,7 @@ export class AppModule {
         CallScenariosModule,
         CallAttemptGroupsModule,
         CustomFieldsModule,
+        ClientsModule,
         OrdersModule,
         LeadsModule,
         CallsModule,

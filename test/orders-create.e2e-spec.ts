@@ -34,6 +34,7 @@ describe('orders', () => {
       expect(o).toEqual({
         id: fullId,
         code: 'novostroyki-msk',
+        clientId: null,
         serviceTitle: 'ГК «Северный квартал»: квалификация лидов',
         title: 'Новостройки Москвы',
         callSchedule: [['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['09:00', '21:00'], ['10:00', '18:00'], []],
@@ -78,6 +79,7 @@ describe('orders', () => {
       expect(o).toEqual({
         id,
         code: 'zapis-v-stomatologiyu-ulybka',
+        clientId: null,
         serviceTitle: 'Тестовый заказ',
         title: 'Запись в стоматологию «Улыбка»',
         callSchedule: Array.from({ length: 7 }, () => ['09:00', '21:00']), // the default: never "any time" by omission

@@ -33,6 +33,8 @@ export function orderSpec(form: 'detail' | 'list'): Spec {
   return {
     id: 'int',
     code: all('string', (v, p) => (/^[a-z0-9_-]+$/.test(v as string) ? [] : [`${p}: bad code ${describeValue(v)}`])),
+    // Extension: the client that ordered it, null for the call center's own.
+    clientId: 'int|null',
     serviceTitle: 'string',
     title: 'string',
     callSchedule: arrayOf(callScheduleDay, { length: 7 }),

@@ -4,8 +4,9 @@ import { DataSource } from 'typeorm';
 import { Cache } from '../../common/cache';
 import { DomainError } from '../../common/domain-error';
 import { isDatabaseUnavailable, isUniqueViolation } from '../../common/pg-errors';
+import { ClientsService } from '../clients/clients.service';
 import type { ApiKeyPrincipal, Scope } from '../../common/auth-context';
-import { generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './domain/api-key';
+import { clientKeyScopeErrors, generateApiKey, hashApiKey, hashesEqual, keyPrefix } from './domain/api-key';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
 import { AUTH_ERRORS } from './domain/auth.errors';
 
@@ -33,6 +34,8 @@ export class ApiKeysService {
   constructor(
     private readonly ds: DataSource,
     private readonly repo: ApiKeysRepository,
+    // Only the existence check of a client key's client (the CLI passes the clients repository).
+    @Inject(ClientsService) private readonly clients: Pick<ClientsService, 'existingIds'>,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'apiKeyCacheTtlMs'>,
   ) {
     this.verified = new Cache({ ttlMs: config.apiKeyCacheTtlMs, max: CACHE_MAX_KEYS });
@@ -63,11 +66,17 @@ export class ApiKeysService {
     return principal;
   }
 
-  /** Creates a key and returns it: the only moment it exists in clear. */
-  async create(name: string, scopes: Scope[]): Promise<{ id: number; key: string }> {
+  /**
+   * Creates a key and returns it: the only moment it exists in clear. With `clientId` it is a client
+   * key: scope api only, and the client must exist.
+   */
+  async create(name: string, scopes: Scope[], clientId: number | null = null): Promise<{ id: number; key: string }> {
+    const errors = clientKeyScopeErrors(scopes, clientId);
+    if (clientId !== null && (await this.clients.existingIds([clientId])).length === 0) errors.push({ field: 'clientId', message: `unknown id: ${clientId}` });
+    if (errors.length) throw DomainError.validation(errors);
     const key = generateApiKey();
     try {
-      const id = await this.repo.insert(name, keyPrefix(key), hashApiKey(key), scopes);
+      const id = await this.repo.insert({ name, keyPrefix: keyPrefix(key), keyHash: hashApiKey(key), scopes, clientId });
       return { id, key };
     } catch (err) {
       if (isUniqueViolation(err, 'api_key_name_active_idx'))
@@ -90,7 +99,7 @@ export class ApiKeysService {
       if (known?.revokedAt) return { kind: 'superseded', stopsAt: known.revokedAt };
       if (known) return { kind: 'active' };
       const previousStopsAt = await this.repo.scheduleRevocation(m, name, graceHours);
-      await this.repo.insert(name, keyPrefix(key), hash, scopes, m);
+      await this.repo.insert({ name, keyPrefix: keyPrefix(key), keyHash: hash, scopes, clientId: null }, m);
       return { kind: 'registered', previousStopsAt };
     });
   }

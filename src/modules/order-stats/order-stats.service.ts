@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ClientAccess } from '../../common/auth-context';
 import { CallStatsService } from '../calls/call-stats.service';
 import { LeadStatsService, OrderLeadStats } from '../leads/lead-stats.service';
 import { orderDayBounds, withinDailyLimit } from '../leads/domain/qualified-limit';
@@ -29,8 +30,9 @@ export class OrderStatsService {
     private readonly calls: CallStatsService,
   ) {}
 
-  async stats(orderId: number, now = new Date()): Promise<OrderStats> {
-    const order = await this.orders.detail(orderId);
+  /** Another client's order answers as a missing one (OrdersService.detail), before any figure is read. */
+  async stats(orderId: number, access: ClientAccess, now = new Date()): Promise<OrderStats> {
+    const order = await this.orders.detail(orderId, access);
     const today = orderDayBounds(now, orderZone(order));
     const [leads, attemptsToday] = await Promise.all([this.leads.orderLeadStats(orderId, now, today), this.calls.attempts(orderId, today.start, today.end)]);
     const limit = order.qualifiedLeadsPerDayLimit;

@@ -6,6 +6,7 @@ import { AgentGroupsModule } from '../agent-groups/agent-groups.module';
 import { SipEndpointsModule } from '../sip-endpoints/sip-endpoints.module';
 import { CallAttemptGroupsModule } from '../call-attempt-groups/call-attempt-groups.module';
 import { CallScenariosModule } from '../call-scenarios/call-scenarios.module';
+import { ClientsModule } from '../clients/clients.module';
 import { OrdersV2Controller } from './http/orders.v2.controller';
 import { OrdersDemoSeed } from './orders.seed';
 import { OrdersService } from './orders.service';
@@ -13,8 +14,8 @@ import { OrdersRepository } from './persistence/orders.repository';
 
 /** Orders (call campaigns). Exports OrdersService (getOrderSettings) for leads and calls. */
 @Module({
-  // References are checked by the modules that own them (users, agent groups, SIP endpoints, attempt groups, scenarios).
-  imports: [CustomFieldsModule, EventsModule, UsersModule, AgentGroupsModule, SipEndpointsModule, CallAttemptGroupsModule, CallScenariosModule],
+  // References are checked by the modules that own them (users, agent groups, SIP endpoints, attempt groups, scenarios, clients).
+  imports: [CustomFieldsModule, EventsModule, UsersModule, AgentGroupsModule, SipEndpointsModule, CallAttemptGroupsModule, CallScenariosModule, ClientsModule],
   controllers: [OrdersV2Controller],
   providers: [OrdersRepository, OrdersService, OrdersDemoSeed],
   exports: [OrdersService],

@@ -2,10 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { daysAgoAt } from '../users/users.seed';
+import type { DemoClientName } from '../clients/clients.seed';
 import { OrdersService, CreateOrder } from './orders.service';
 
-/** References by natural key: users by e-mail, groups by English name, numbers by number, custom fields by title. */
-interface DemoOrder extends Omit<CreateOrder, 'sipEndpointIds' | 'agentUserIds' | 'agentGroupIds' | 'customValues' | 'callScenarioId'> {
+/** References by natural key: users by e-mail, groups by English name, numbers by number, custom fields by title, clients by name. */
+interface DemoOrder extends Omit<CreateOrder, 'sipEndpointIds' | 'agentUserIds' | 'agentGroupIds' | 'customValues' | 'callScenarioId' | 'clientId'> {
+  /** The client that ordered it; absent: the call center's own. */
+  client?: DemoClientName;
   agents: string[];
   groups: string[];
   sipNumbers: string[];
@@ -61,6 +64,7 @@ export const DEMO_ORDERS: DemoOrder[] = [
   },
   {
     code: 'znanie-online-school',
+    client: 'Online school',
     serviceTitle: 'Онлайн-школа «Знание»: продажа курсов по заявкам с лендингов',
     title: 'Онлайн-школа «Знание»',
     status: 'success',
@@ -99,6 +103,7 @@ export const DEMO_ORDERS: DemoOrder[] = [
     launchedDaysAgo: 115,
   },
   {
+    client: 'Dental clinic',
     serviceTitle: 'Стоматология «Улыбка» (СПб): запись пациентов на приём',
     title: 'Стоматология «Улыбка»',
     status: 'info',
@@ -183,8 +188,8 @@ export const DEMO_ORDERS: DemoOrder[] = [
 ];
 
 /**
- * Demo orders (seed order 30), created through OrdersService with the API's rules. References earlier seeds' data by natural key;
- * missing references are left out, and an order with none of its numbers is skipped.
+ * Demo orders (seed order 30), created through OrdersService with the API's rules. References earlier seeds' data
+ * (clients included) by natural key; missing references are left out, and an order with none of its numbers is skipped.
  */
 @Injectable()
 export class OrdersDemoSeed {
@@ -208,6 +213,7 @@ export class OrdersDemoSeed {
       'Дата запуска',
       'Последняя сверка',
     ]);
+    const clients = await idsBy(`SELECT name AS key, id FROM client WHERE name = ANY($1)`, [...new Set(DEMO_ORDERS.flatMap((o) => o.client ?? []))]);
     const [scenario]: { id: number }[] = await m.query(`SELECT id FROM call_scenario ORDER BY id LIMIT 1`);
     const pick = (keys: string[], map: Map<string, number>) => keys.flatMap((k) => (map.has(k) ? [map.get(k)!] : []));
 
@@ -221,6 +227,7 @@ export class OrdersDemoSeed {
       launchedDaysAgo,
       reconciledDaysAgo,
       leadProfile: _leads,
+      client,
       ...order
     } of DEMO_ORDERS) {
       const sipEndpointIds = pick(sipNumbers, sips);
@@ -237,6 +244,7 @@ export class OrdersDemoSeed {
         agentUserIds: pick(agents, users),
         agentGroupIds: pick(groupNames, groups),
         ...(scenario ? { callScenarioId: scenario.id } : {}),
+        ...(client && clients.has(client) ? { clientId: clients.get(client) } : {}),
         customValues,
       });
       const opened = daysAgoAt(now, openedDaysAgo, '10:00:00');

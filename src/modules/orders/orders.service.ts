@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { ClientAccess } from '../../common/auth-context';
+import { type ClientAccess, UNRESTRICTED } from '../../common/auth-context';
 import { Cache } from '../../common/cache';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
@@ -11,6 +11,7 @@ import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
 import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, OrderReferences, referencesOf } from './domain/order';
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
+import { orderClientOf } from './domain/order-client';
 import type { OrderRecord } from './domain/order-record';
 import { OrdersRepository } from './persistence/orders.repository';
 import { EventOutbox } from '../events/event-outbox.service';
@@ -19,6 +20,7 @@ import { AgentGroupsService } from '../agent-groups/agent-groups.service';
 import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
 import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
 import { CallScenariosService } from '../call-scenarios/call-scenarios.service';
+import { ClientsService } from '../clients/clients.service';
 import { changedFields } from '../events/domain/event';
 
 import type { OrderSettings } from './domain/order-settings';
@@ -65,6 +67,7 @@ export class OrdersService {
     private readonly sipEndpoints: SipEndpointsService,
     private readonly attemptGroups: CallAttemptGroupsService,
     private readonly scenarios: CallScenariosService,
+    private readonly clients: ClientsService,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'orderSettingsCacheTtlMs'>,
   ) {
     this.settingsCache = new Cache({ ttlMs: config.orderSettingsCacheTtlMs, max: SETTINGS_CACHE_MAX });
@@ -78,18 +81,23 @@ export class OrdersService {
     return access.clientId === null ? null : this.repo.idsOfClient(access.clientId, m);
   }
 
-  async detail(id: number): Promise<OrderRecord> {
-    const order = await this.repo.findById(id);
+  /**
+   * Another client's order answers exactly as a missing one (the client condition is in the same
+   * statement). Unrestricted by default for reads of an order whose lead the caller already reached.
+   */
+  async detail(id: number, access: ClientAccess = UNRESTRICTED): Promise<OrderRecord> {
+    const order = await this.repo.findById(id, undefined, access.clientId);
     if (!order) throw DomainError.notFound('Order', id);
     return order;
   }
 
-  list(offset: number, limit: number): Promise<Page<OrderRecord>> {
-    return this.repo.listPage(offset, limit);
+  list(access: ClientAccess, offset: number, limit: number): Promise<Page<OrderRecord>> {
+    return this.repo.listPage(offset, limit, access.clientId);
   }
 
-  async create(input: CreateOrder): Promise<{ id: number }> {
-    const changes = await this.validate(input);
+  /** With a client key the order is its client's (see orderClientOf). */
+  async create(input: CreateOrder, access: ClientAccess): Promise<{ id: number }> {
+    const changes = await this.validate(input, access, true);
     // The response is the controller's: {id}.
     const id = await this.writing(() =>
       this.idempotent.transaction(
@@ -105,17 +113,20 @@ export class OrdersService {
    * The create path inside a caller's transaction, for the demo seed: the same rules as the API.
    */
   async createWith(m: EntityManager, input: CreateOrder): Promise<number> {
-    const changes = await this.validate(input, m);
+    const changes = await this.validate(input, UNRESTRICTED, true, m);
     return this.insert(m, changes, input.title);
   }
 
-  /** Partial update: only the fields sent change; member sets sent are replaced as a whole. */
-  async update(id: number, input: OrderInput): Promise<void> {
-    const changes = await this.validate(input);
+  /**
+   * Partial update: only the fields sent change; member sets sent are replaced as a whole. A new
+   * clientId moves the order with everything under it (leads and calls hang off the order).
+   */
+  async update(id: number, input: OrderInput, access: ClientAccess): Promise<void> {
+    const changes = await this.validate(input, access, false);
     try {
       await this.writing(() =>
         this.ds.transaction(async (m) => {
-          if (!(await this.repo.lock(m, id))) throw DomainError.notFound('Order', id);
+          if (!(await this.repo.lock(m, id, access.clientId))) throw DomainError.notFound('Order', id);
           if (Object.keys(changes).length === 0) return;
           // Checked first so the usual case is a clean 409; a concurrent rename is still caught by the unique index.
           if (changes.code !== undefined && (await this.repo.isCodeTakenByAnother(m, changes.code, id))) {
@@ -152,10 +163,11 @@ export class OrdersService {
     return value;
   }
 
-  /** Every input rule, all errors at once: domain rules, custom values, references. Reads only. */
-  private async validate(input: OrderInput, m?: EntityManager): Promise<OrderChanges> {
-    const normalised = normaliseOrderInput(input);
-    const errors: FieldError[] = normalised.ok ? [] : [...normalised.errors];
+  /** Every input rule, all errors at once: domain rules, the key's client, custom values, references. Reads only. */
+  private async validate(input: OrderInput, access: ClientAccess, creating: boolean, m?: EntityManager): Promise<OrderChanges> {
+    const owner = orderClientOf(access, input.clientId, creating);
+    const normalised = normaliseOrderInput({ ...input, clientId: owner.ok ? owner.value : undefined });
+    const errors: FieldError[] = [...(owner.ok ? [] : [owner.error]), ...(normalised.ok ? [] : normalised.errors)];
     const changes: OrderChanges = normalised.ok ? normalised.value : {};
     if (input.customValues !== undefined) {
       const custom = await this.customFields.validateValues(input.customValues, 'orders', 'customValues', m);
@@ -163,7 +175,8 @@ export class OrdersService {
       else errors.push(...custom.errors);
     }
     // With bad domain input the references are still checked (raw ids), so one answer lists every problem.
-    const requested = referencesOf(normalised.ok ? changes : input);
+    // A client key's own client exists (its key refers to it): only an unrestricted key's clientId is looked up.
+    const requested = referencesOf({ ...(normalised.ok ? changes : input), clientId: access.clientId === null ? input.clientId : undefined });
     errors.push(...missingReferenceErrors(requested, await this.existingReferences(requested, m)));
     if (errors.length) throw DomainError.validation(errors);
     return changes;
@@ -180,6 +193,7 @@ export class OrdersService {
       sipEndpointIds: await this.sipEndpoints.existingIds(refs.sipEndpointIds, m),
       callAttemptGroupId: await this.attemptGroups.existingIds(refs.callAttemptGroupId, m),
       callScenarioId: await this.scenarios.existingIds(refs.callScenarioId, m),
+      clientId: await this.clients.existingIds(refs.clientId, m),
     };
   }
 

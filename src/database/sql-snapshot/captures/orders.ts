@@ -32,6 +32,14 @@ export const ORDER_SNAPSHOTS: SqlSnapshot[] = [
       sent({ fn: 'OrdersRepository.listPage', note: 'count, then the page', inputs: describeInputs({ offset: 0, limit: LIMIT }) }, (db) =>
         repo(db).listPage(0, LIMIT),
       ),
+      sent(
+        {
+          fn: 'OrdersRepository.listPage',
+          note: "a client key's list: count, then the page, of its client's orders",
+          inputs: describeInputs({ offset: 0, limit: LIMIT, clientId: 2 }),
+        },
+        (db) => repo(db).listPage(0, LIMIT, 2),
+      ),
     ],
   },
 ];

@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey, hashesEqual, keyPrefix, parseScopes } from './api-key';
+import { clientKeyScopeErrors, generateApiKey, hashApiKey, hashesEqual, keyPrefix, parseScopes } from './api-key';
 
 describe('api keys', () => {
   it('generates distinct, prefixed keys', () => {
@@ -18,5 +18,11 @@ describe('api keys', () => {
     expect(parseScopes('api, admin,api')).toEqual(['api', 'admin']);
     expect(() => parseScopes('api,root')).toThrow(/root/);
     expect(() => parseScopes('')).toThrow();
+  });
+  it('gives a client key the api scope only', () => {
+    expect(clientKeyScopeErrors(['api'], 2)).toEqual([]);
+    expect(clientKeyScopeErrors(['api', 'admin', 'telephony'], null)).toEqual([]);
+    expect(clientKeyScopeErrors(['api', 'admin', 'telephony'], 2)).toEqual([{ field: 'scopes', message: expect.stringContaining('admin, telephony') }]);
+    expect(clientKeyScopeErrors(['telephony'], 2)).toHaveLength(1);
   });
 });

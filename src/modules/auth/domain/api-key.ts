@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isScope, SCOPES, type Scope } from '../../../common/auth-context';
+import type { FieldError } from '../../../common/domain-error';
 
 const PREFIX_LENGTH = 12;
 
@@ -34,4 +35,14 @@ export function parseScopes(csv: string): Scope[] {
     throw new Error(`Unknown scope(s): ${bad.join(', ') || '(none given)'}; valid: ${SCOPES.join(', ')}`);
   }
   return [...new Set(scopes)] as Scope[];
+}
+
+/**
+ * A client key (one with a clientId) has the api scope only: admin and telephony routes reach
+ * every client's data, so a key bound to one client must not have them.
+ */
+export function clientKeyScopeErrors(scopes: readonly Scope[], clientId: number | null): FieldError[] {
+  if (clientId === null) return [];
+  const others = scopes.filter((s) => s !== 'api');
+  return others.length ? [{ field: 'scopes', message: `a client key (with a clientId) has the api scope only, not ${others.join(', ')}` }] : [];
 }

@@ -11,6 +11,8 @@ export class ApiKeyView {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ example: 'crm-prod' }) name: string;
   @ApiProperty({ enum: ['api', 'admin', 'telephony'], isArray: true }) scopes: string[];
+  @ApiProperty({ type: 'integer', nullable: true, example: null, description: "a client key's client; null for an unrestricted key" })
+  clientId: number | null;
   @ApiProperty({ description: 'false once revoked (a replaced API_KEY stays true during its grace period)' }) active: boolean;
   @ApiProperty({ example: '2026-03-04T05:06:07.000Z' }) createdAt: string;
   @ApiProperty({ type: String, nullable: true, example: null }) revokedAt: string | null;
@@ -33,12 +35,14 @@ export class ApiKeysManagementController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create an API key; data.key is shown only in this response (so Idempotency-Key is not honoured here: a replay would have to store the secret)',
-    description: 'Refuses with 400 naming each invalid field; 413 above the body limit.',
+    description:
+      'Refuses with 400 naming each invalid field: a clientId that names no client, scopes other than exactly api with a clientId; ' +
+      '409 when an active key has the name; 413 above the body limit.',
   })
   @ApiEnvelope(CreatedApiKeyView, { description: 'Created: data.key is the key (shown only here)' })
-  @ApiErrors(400, 413)
+  @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateApiKeyDto) {
-    return this.keys.create(dto.name, dto.scopes);
+    return this.keys.create(dto.name, dto.scopes, dto.clientId ?? null);
   }
 
   @Get()
@@ -55,6 +59,7 @@ export class ApiKeysManagementController {
       id: r.id,
       name: r.name,
       scopes: r.scopes,
+      clientId: r.clientId,
       active: r.revokedAt === null || r.revokedAt > now,
       createdAt: r.createdAt.toISOString(),
       revokedAt: r.revokedAt?.toISOString() ?? null,

@@ -16,6 +16,9 @@ export interface ApiKeyRow {
   lastUsedAt: Date | null;
 }
 
+/** What a new key stores: its name, lookup prefix, hash, scopes and (a client key's) client. */
+export type NewApiKey = Pick<ApiKeyEntity, 'name' | 'keyPrefix' | 'keyHash' | 'scopes' | 'clientId'>;
+
 const COLUMNS = { id: true, name: true, keyHash: true, scopes: true, clientId: true, createdAt: true, revokedAt: true, lastUsedAt: true } as const;
 /** A key authenticates until its revocation time (a revocation may be scheduled ahead: rotation grace). By the database's clock. */
 const ACTIVE = Raw((revokedAt) => `(${revokedAt} IS NULL OR ${revokedAt} > now())`);
@@ -45,8 +48,8 @@ export class ApiKeysRepository {
     return { ...key, revoked: !active };
   }
 
-  async insert(name: string, prefix: string, hash: string, scopes: Scope[], m: EntityManager = this.ds.manager): Promise<number> {
-    const result = await this.keys(m).insert({ name, keyPrefix: prefix, keyHash: hash, scopes });
+  async insert(key: NewApiKey, m: EntityManager = this.ds.manager): Promise<number> {
+    const result = await this.keys(m).insert(key);
     return insertedId(result);
   }
 

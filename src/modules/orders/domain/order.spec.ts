@@ -76,12 +76,17 @@ describe('languages', () => {
 
 describe('references', () => {
   it('names the missing ids per field', () => {
-    const requested = referencesOf({ agentUserIds: [1, 7, 9], sipEndpointIds: [2], callAttemptGroupId: 4, callScenarioId: 5 });
-    const existing = { agentUserIds: [1], agentGroupIds: [], sipEndpointIds: [2], callAttemptGroupId: [], callScenarioId: [5] };
+    const requested = referencesOf({ agentUserIds: [1, 7, 9], sipEndpointIds: [2], callAttemptGroupId: 4, callScenarioId: 5, clientId: 6 });
+    const existing = { agentUserIds: [1], agentGroupIds: [], sipEndpointIds: [2], callAttemptGroupId: [], callScenarioId: [5], clientId: [] };
     expect(missingReferenceErrors(requested, existing)).toEqual([
       { field: 'agentUserIds', message: 'unknown ids: 7, 9' },
       { field: 'callAttemptGroupId', message: 'unknown id: 4' },
+      { field: 'clientId', message: 'unknown id: 6' },
     ]);
     expect(missingReferenceErrors(requested, requested)).toEqual([]);
+  });
+
+  it('takes a null clientId (the call center own order) as no reference', () => {
+    expect(referencesOf({ clientId: null }).clientId).toEqual([]);
   });
 });

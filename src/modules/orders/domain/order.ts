@@ -45,6 +45,8 @@ export interface TransferNumber {
 /** What the HTTP layer hands over once types are checked (class-validator); everything optional. */
 export interface OrderInput {
   code?: string;
+  /** Extension: the client that ordered it; null = the call center's own (see order-client.ts for client keys). */
+  clientId?: number | null;
   serviceTitle?: string;
   title?: string;
   status?: OrderStatus;
@@ -164,21 +166,25 @@ export interface OrderReferences {
   sipEndpointIds: number[];
   callAttemptGroupId: number[];
   callScenarioId: number[];
+  clientId: number[];
 }
 
 export type ReferenceField = keyof OrderReferences;
-export const REFERENCE_FIELDS: ReferenceField[] = ['agentUserIds', 'agentGroupIds', 'sipEndpointIds', 'callAttemptGroupId', 'callScenarioId'];
+export const REFERENCE_FIELDS: ReferenceField[] = ['agentUserIds', 'agentGroupIds', 'sipEndpointIds', 'callAttemptGroupId', 'callScenarioId', 'clientId'];
+const SINGLE_REFERENCES: ReadonlySet<ReferenceField> = new Set(['callAttemptGroupId', 'callScenarioId', 'clientId']);
 
 export function referencesOf(
-  changes: Pick<OrderInput, 'agentUserIds' | 'agentGroupIds' | 'sipEndpointIds' | 'callAttemptGroupId' | 'callScenarioId'>,
+  changes: Pick<OrderInput, 'agentUserIds' | 'agentGroupIds' | 'sipEndpointIds' | 'callAttemptGroupId' | 'callScenarioId' | 'clientId'>,
 ): OrderReferences {
-  const one = (v: number | undefined) => (v === undefined ? [] : [v]);
+  // null (no scenario, the call center's own order) refers to nothing.
+  const one = (v: number | null | undefined) => (v === undefined || v === null ? [] : [v]);
   return {
     agentUserIds: uniqueIds(changes.agentUserIds ?? []),
     agentGroupIds: uniqueIds(changes.agentGroupIds ?? []),
     sipEndpointIds: uniqueIds(changes.sipEndpointIds ?? []),
     callAttemptGroupId: one(changes.callAttemptGroupId),
     callScenarioId: one(changes.callScenarioId),
+    clientId: one(changes.clientId),
   };
 }
 
@@ -189,8 +195,7 @@ export function missingReferenceErrors(requested: OrderReferences, existing: Ord
     const found = new Set(existing[field]);
     const missing = requested[field].filter((id) => !found.has(id));
     if (missing.length === 0) continue;
-    const single = field === 'callAttemptGroupId' || field === 'callScenarioId';
-    errors.push({ field, message: single ? `unknown id: ${missing[0]}` : `unknown ids: ${missing.join(', ')}` });
+    errors.push({ field, message: SINGLE_REFERENCES.has(field) ? `unknown id: ${missing[0]}` : `unknown ids: ${missing.join(', ')}` });
   }
   return errors;
 }

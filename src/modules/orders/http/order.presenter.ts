@@ -21,6 +21,8 @@ export class TransferNumberView {
 export class OrderView {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ example: 'novostroyki-moskvy' }) code: string;
+  @ApiProperty({ type: 'integer', nullable: true, example: null, description: "extension: the client that ordered it; null = the call center's own" })
+  clientId: number | null;
   @ApiProperty() serviceTitle: string;
   @ApiProperty() title: string;
   @ApiProperty({
@@ -74,6 +76,8 @@ export function presentOrder(o: OrderRecord, shape: 'detail' | 'list') {
   return {
     id: o.id,
     code: o.code,
+    // Order events stored before orders had clients carry none: those orders were the call center's own.
+    clientId: o.clientId ?? null,
     serviceTitle: o.serviceTitle,
     title: o.title,
     callSchedule: normaliseSchedule(o.callSchedule),

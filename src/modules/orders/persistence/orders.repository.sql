@@ -41,3 +41,29 @@ SELECT o.id AS "id", o.code AS "code", o.client_id AS "clientId", o.service_titl
   coalesce((SELECT json_agg(json_build_object('number', t.number, 'names', t.names) ORDER BY t.position)
               FROM order_transfer_number t WHERE t.order_id = o.id),
                 '[]') AS "transferNumbers" FROM call_order o ORDER BY o.id OFFSET $1 LIMIT $2;
+
+-- OrdersRepository.listPage: a client key's list: count, then the page, of its client's orders
+-- inputs: offset: 0, limit: 50, clientId: 2
+-- $1 = 2
+SELECT count(*)::int AS n FROM call_order WHERE client_id = $1;
+
+-- $1 = 2, $2 = 0, $3 = 50
+SELECT o.id AS "id", o.code AS "code", o.client_id AS "clientId", o.service_title AS "serviceTitle", o.title AS "title",
+  o.status AS "status", o.call_schedule AS "callSchedule", ARRAY(SELECT to_char(d,
+  'YYYY-MM-DD') FROM unnest(o.call_holiday_overrides) AS d ORDER BY d) AS "callHolidayOverrides",
+  o.auto_dialing_enabled AS "autoDialingEnabled", o.predictive_mode_enabled AS "predictiveModeEnabled",
+  o.ai_default_language AS "aiDefaultLanguage", o.amd_detection_enabled AS "amdDetectionEnabled",
+  o.call_record_rule AS "callRecordRule", o.sip_endpoint_usage_scheme AS "sipEndpointUsageScheme",
+  o.show_lead_contacts_to_agent AS "showLeadContactsToAgent", o.call_attempt_group_id AS "callAttemptGroupId",
+  o.qualified_leads_per_day_limit AS "qualifiedLeadsPerDayLimit", o.call_scenario_id AS "callScenarioId",
+  o.lead_transform_enabled AS "leadTransformEnabled", o.speech_recognition_enabled AS "speechRecognitionEnabled",
+  o.ignore_lead_timezone AS "ignoreLeadTimezone", o.default_utc_offset AS "defaultUtcOffset",
+  o.default_time_zone AS "defaultTimeZone", o.custom_values AS "customValues",
+  o.agent_lead_creation_is_allowed AS "agentLeadCreationIsAllowed", o.agent_lead_edit_mode AS "agentLeadEditMode",
+  o.auto_process_call AS "autoProcessCall", o.created_at AS "createdAt", o.updated_at AS "updatedAt",
+  ARRAY(SELECT a.user_id FROM order_agent a WHERE a.order_id = o.id ORDER BY a.user_id) AS "agentUserIds",
+  ARRAY(SELECT g.group_id FROM order_agent_group g WHERE g.order_id = o.id ORDER BY g.group_id) AS "agentGroupIds",
+  ARRAY(SELECT s.sip_endpoint_id FROM order_sip_endpoint s WHERE s.order_id = o.id ORDER BY s.position) AS "sipEndpointIds",
+  coalesce((SELECT json_agg(json_build_object('number', t.number, 'names', t.names) ORDER BY t.position)
+              FROM order_transfer_number t WHERE t.order_id = o.id),
+                '[]') AS "transferNumbers" FROM call_order o WHERE o.client_id = $1 ORDER BY o.id OFFSET $2 LIMIT $3;

@@ -69,15 +69,34 @@ function likePrefix(prefix: string): string {
 export class OrdersRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** With `m`: inside the caller's transaction (the order event records what it wrote). */
-  async findById(id: number, m: EntityManager = this.ds.manager): Promise<OrderRecord | null> {
-    const rows: OrderRecord[] = await m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1`, [id]);
+  /**
+   * With `m`: inside the caller's transaction (the order event records what it wrote). With
+   * `clientId`: only an order of that client (null otherwise), in the same statement.
+   */
+  async findById(id: number, m: EntityManager = this.ds.manager, clientId: number | null = null): Promise<OrderRecord | null> {
+    const rows: OrderRecord[] =
+      clientId === null
+        ? await m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1`, [id])
+        : await m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1 AND o.client_id = $2`, [id, clientId]);
     return rows[0] ?? null;
   }
 
-  async listPage(offset: number, limit: number): Promise<Page<OrderRecord>> {
+  /** Orders by id; with `clientId`, only that client's (count and page through call_order_client_id_idx). */
+  async listPage(offset: number, limit: number, clientId: number | null = null): Promise<Page<OrderRecord>> {
+    if (clientId === null) {
+      return findPage<OrderRecord>(
+        { db: this.ds, select: `SELECT ${ORDER_COLUMNS} FROM call_order o ORDER BY o.id`, count: `SELECT count(*)::int AS n FROM call_order` },
+        offset,
+        limit,
+      );
+    }
     return findPage<OrderRecord>(
-      { db: this.ds, select: `SELECT ${ORDER_COLUMNS} FROM call_order o ORDER BY o.id`, count: `SELECT count(*)::int AS n FROM call_order` },
+      {
+        db: this.ds,
+        select: `SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.client_id = $1 ORDER BY o.id`,
+        count: `SELECT count(*)::int AS n FROM call_order WHERE client_id = $1`,
+        params: [clientId],
+      },
       offset,
       limit,
     );
@@ -110,9 +129,12 @@ export class OrdersRepository {
     return rows.length > 0;
   }
 
-  /** Locks the order row for the rest of the transaction; false when it does not exist. */
-  async lock(m: EntityManager, id: number): Promise<boolean> {
-    const rows: unknown[] = await m.query(`SELECT id FROM call_order WHERE id = $1 FOR UPDATE`, [id]);
+  /** Locks the order row for the rest of the transaction; false when it does not exist (or, with `clientId`, is not that client's). */
+  async lock(m: EntityManager, id: number, clientId: number | null = null): Promise<boolean> {
+    const rows: unknown[] =
+      clientId === null
+        ? await m.query(`SELECT id FROM call_order WHERE id = $1 FOR UPDATE`, [id])
+        : await m.query(`SELECT id FROM call_order WHERE id = $1 AND client_id = $2 FOR UPDATE`, [id, clientId]);
     return rows.length > 0;
   }
 

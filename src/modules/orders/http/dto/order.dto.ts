@@ -10,10 +10,8 @@ import {
   IsIn,
   IsInt,
   IsObject,
-  IsOptional,
   IsString,
   Length,
-  Matches,
   Max,
   MaxLength,
   Min,
@@ -25,6 +23,7 @@ import { MaxItemLength, MaxItems, MaxKeys } from '../../../../common/validation'
 import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
 import { TIME_ZONE_MAX_LENGTH } from '../../domain/time-zone';
 import { MAX_HOLIDAY_LENGTH, MAX_HOLIDAYS } from '../../domain/holidays';
+import { TransferNumberDto } from './transfer-number.dto';
 import {
   AGENT_LEAD_EDIT_MODES,
   AgentLeadEditMode,
@@ -56,29 +55,21 @@ const idListDoc = (description: string, example: number[] = [1]): ApiPropertyOpt
 });
 
 const PositiveInt = () => applyDecorators(IsInt(), Min(1), Max(INT32_MAX));
-
-export class TransferNumberDto {
-  @ApiProperty({ example: '+74951234500', maxLength: 32, description: 'phone number or extension, no spaces' })
-  @IsString()
-  @Length(1, 32)
-  @Matches(/^\S+$/, { message: 'must not contain spaces' })
-  number: string;
-
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    maxProperties: LANGUAGE_INPUT_CODES.length,
-    example: { ru: 'Отдел продаж', gb: 'Sales department' },
-    description: `language code (${LANGUAGE_INPUT_CODES.join(', ')}; en is stored as gb) to name`,
-  })
-  @IsOptional()
-  @Allow()
-  @MaxKeys(LANGUAGE_INPUT_CODES.length, 'names (one per language)')
-  names?: unknown;
-}
+const clientIdDoc = (example: number | null, description: string): ApiPropertyOptions => ({
+  type: 'integer',
+  nullable: true,
+  minimum: 1,
+  example,
+  description: `extension: ${description}`,
+});
 
 /** Fields that are optional on create and on update. */
 export class OrderFieldsDto {
+  @ApiPropertyOptional(clientIdDoc(1, "the client that ordered it (must exist); null = the call center's own; a client key may only send its own"))
+  @Nullable()
+  @PositiveInt()
+  clientId?: number | null;
+
   @ApiPropertyOptional({
     example: 'dental-clinic-moscow',
     maxLength: 64,
@@ -268,6 +259,12 @@ export class CreateOrderDto extends OrderFieldsDto {
 }
 
 export class UpdateOrderDto extends OrderFieldsDto {
+  // null: the demo order 1's own client, so "Try it out" on order 1 leaves it where it is.
+  @ApiPropertyOptional(
+    clientIdDoc(null, "moves the order, its leads and calls, to this client (must exist); null = the call center's own; a client key cannot"),
+  )
+  declare clientId?: number | null;
+
   // The example is the demo order 1's own code, so "Try it out" on order 1 does not clash with another order's code.
   @ApiPropertyOptional({ example: 'novostroyki-moskvy', maxLength: 64, description: 'a-z, 0-9, - and _, up to 64; unique (409 when another order has it)' })
   declare code?: string;
