@@ -130,6 +130,7 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       const detail = (await get(`/v2/webhook/detail/${id}/`).expect(200)).body.data;
       expect(detail).toEqual({
         id,
+        clientId: null,
         url: body.url,
         events: ['lead.created', 'lead.updated'],
         orderIds: [order.id],

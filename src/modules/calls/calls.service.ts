@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DateRange } from '../../common/date-range';
 import { DomainError, FieldError } from '../../common/domain-error';
-import { Page } from '../../common/envelope';
+import { Page, toPage } from '../../common/envelope';
+import type { ClientAccess } from '../../common/auth-context';
 import { countedPage } from '../../database/counters/counted-page';
 import { OrdersService } from '../orders/orders.service';
 import { UsersService } from '../users/users.service';
@@ -12,7 +13,7 @@ import { CallStatusesService } from './call-statuses.service';
 import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { planningZone } from '../orders/domain/time-zone';
-import type { CallFilter, CallRow } from './domain/call';
+import { type CallFilter, type CallRow, confineToOrders } from './domain/call';
 import { CallsRepository } from './persistence/calls.repository';
 import { ReadDatabase } from '../../database/read-database';
 
@@ -51,19 +52,26 @@ export class CallsService {
     private readonly leads: LeadCallAttemptsService,
   ) {}
 
-  async getCall(id: number): Promise<CallRow> {
-    const call = await this.calls.findById(id);
+  /** A call of an order `access` reaches; another client's answers as one that does not exist. */
+  async getCall(access: ClientAccess, id: number): Promise<CallRow> {
+    const call = await this.calls.findById(id, access.clientId);
     if (!call) throw DomainError.notFound('Call', id);
     return call;
   }
 
-  async listCalls(q: CallListQuery): Promise<Page<CallRow>> {
+  async listCalls(access: ClientAccess, q: CallListQuery): Promise<Page<CallRow>> {
     if (!q.leadIds?.length && !q.orderIds?.length) {
       throw DomainError.validation([{ field: 'leadIds', message: 'leadIds or orderIds is required' }]);
     }
+    // A client key lists within its client's orders: its total is summed over their counters.
+    const reached = await this.orders.orderIdsReached(access);
+    const filter = reached === null ? q : confineToOrders(q, reached);
+    if (!filter) return toPage([], q.offset, 0);
     // Exact total and id bounds first (counters or the lead index), then a page confined to them.
     // Lag-tolerant: served by a read replica when configured (page and total from the same one).
-    return this.read.run(async (db) => countedPage(await this.calls.stats(db, q), q.offset, (ids) => this.calls.listPage(db, q, q.offset, q.limit, ids)));
+    return this.read.run(async (db) =>
+      countedPage(await this.calls.stats(db, filter), q.offset, (ids) => this.calls.listPage(db, filter, q.offset, q.limit, ids)),
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { type ClientAccess, UNRESTRICTED } from '../../common/auth-context';
 import { DomainError } from '../../common/domain-error';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -49,10 +50,16 @@ export class EventFeed implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Events after position `after` (0: from the oldest retained), at most `limit`, in commit order.
    * `next` is the position to continue from. 410 when events after `after` were deleted by retention.
+   * A client key reads only its client's events (see FeedFilter), in the same order and positions.
    */
-  async read(after: number, limit: number, filter: FeedFilter): Promise<{ list: PublicEvent[]; next: number }> {
+  async read(
+    after: number,
+    limit: number,
+    filter: Omit<FeedFilter, 'clientId'>,
+    access: ClientAccess = UNRESTRICTED,
+  ): Promise<{ list: PublicEvent[]; next: number }> {
     await this.sequenceAll();
-    const page = await this.repo.page(after, limit, filter);
+    const page = await this.repo.page(after, limit, access.clientId === null ? filter : { ...filter, clientId: access.clientId });
     if (after > 0 && after < page.prunedThrough) {
       throw DomainError.gone(
         EVENT_ERRORS.EXPIRED,

@@ -100,7 +100,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       // of this page began) must see the page read with its own types, so the batch is left to the next tick.
       const hooks = await this.repo.activeSubscriptions(m);
       if (subscriptionKey(hooks) !== subscriptionKey(wanted)) return none;
-      const planned = this.plan(page.list, hooks);
+      const planned = this.plan(page.list, hooks, await this.clientsOfOrders(m, page.list, hooks));
       const stored = await this.repo.existingPairs(m, planned);
       const rows = planned.filter((r) => !stored.has(`${r.webhookId}:${r.eventId}`));
       const running = await this.attemptFirst(m, rows, hooks);
@@ -123,14 +123,24 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     return events;
   }
 
-  /** The deliveries of a page: one per event and active webhook it matches (created before it). */
-  private plan(list: FeedEvent[], hooks: Subscription[]): NewDelivery[] {
+  /** The clients of the page's orders (one statement), read only when a client's webhook is active. */
+  private async clientsOfOrders(m: EntityManager, list: FeedEvent[], hooks: Subscription[]): Promise<Map<number, number>> {
+    if (!hooks.some((w) => w.clientId !== null)) return new Map();
+    return this.repo.clientsOfOrders(m, [...new Set(list.flatMap((e) => (e.orderId === null ? [] : [e.orderId])))]);
+  }
+
+  /**
+   * The deliveries of a page: one per event and active webhook it matches (created before it); a
+   * client's webhook matches only events of orders in `clients` as that client's.
+   */
+  private plan(list: FeedEvent[], hooks: Subscription[], clients: Map<number, number>): NewDelivery[] {
     const rows: NewDelivery[] = [];
     for (const e of list) {
       const at = Date.parse(e.timestamp);
+      const ref = { ...e, orderClientId: e.orderId === null ? null : (clients.get(e.orderId) ?? null) };
       let body: string | undefined;
       for (const w of hooks) {
-        if (w.createdAt.getTime() > at + 1000 || !matchesWebhook(w, e)) continue;
+        if (w.createdAt.getTime() > at + 1000 || !matchesWebhook(w, ref)) continue;
         body ??= deliveryBody(e);
         rows.push({ webhookId: w.id, eventId: e.id, type: e.type, payload: body });
       }

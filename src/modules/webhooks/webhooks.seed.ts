@@ -27,7 +27,7 @@ export class WebhooksDemoSeed {
     const description = 'CRM sync (paused: an example address)';
     const id = await this.repo.insert(
       m,
-      { url: DEMO_WEBHOOK_URL, events: ['lead.created', 'lead.updated'], orderIds: [], description, isActive: false },
+      { clientId: null, url: DEMO_WEBHOOK_URL, events: ['lead.created', 'lead.updated'], orderIds: [], description, isActive: false },
       generateSecret(),
     );
     const data = { webhookId: id };

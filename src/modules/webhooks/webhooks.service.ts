@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ClientAccess } from '../../common/auth-context';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
@@ -28,7 +29,9 @@ export const WEBHOOK_EVENT_TYPES = Symbol('WEBHOOK_EVENT_TYPES');
 
 /**
  * Webhooks (scope api): subscriptions with a signing secret, their deliveries, redelivery and
- * test events. Sending is the delivery worker's; this service only stores and queues.
+ * test events. Sending is the delivery worker's; this service only stores and queues. A webhook
+ * created with a client key is its client's: only that client's keys reach it (others: 404), and
+ * it names only that client's orders; an unrestricted key reaches every webhook.
  */
 @Injectable()
 export class WebhooksService {
@@ -42,10 +45,11 @@ export class WebhooksService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(input: WebhookInput & { url: string; events: string[] }): Promise<{ id: number; secret: string }> {
-    const fields = await this.validate(input);
+  async create(access: ClientAccess, input: WebhookInput & { url: string; events: string[] }): Promise<{ id: number; secret: string }> {
+    const fields = await this.validate(access, input);
     const secret = generateSecret();
     const row: WebhookFields = {
+      clientId: access.clientId,
       url: fields.url!,
       events: fields.events!,
       orderIds: fields.orderIds ?? [],
@@ -59,56 +63,56 @@ export class WebhooksService {
     );
   }
 
-  async update(id: number, input: WebhookInput): Promise<void> {
-    const fields = await this.validate(input);
-    if (!(await this.repo.update(id, fields))) throw DomainError.notFound('Webhook', id);
+  async update(access: ClientAccess, id: number, input: WebhookInput): Promise<void> {
+    const fields = await this.validate(access, input);
+    if (!(await this.repo.update(id, access.clientId, fields))) throw DomainError.notFound('Webhook', id);
   }
 
-  async detail(id: number): Promise<Webhook> {
-    const w = await this.repo.findById(id);
+  async detail(access: ClientAccess, id: number): Promise<Webhook> {
+    const w = await this.repo.findById(id, access.clientId);
     if (!w) throw DomainError.notFound('Webhook', id);
     return w;
   }
 
-  list(offset: number, limit: number): Promise<Page<Webhook>> {
-    return this.repo.listPage(offset, limit);
+  list(access: ClientAccess, offset: number, limit: number): Promise<Page<Webhook>> {
+    return this.repo.listPage(access.clientId, offset, limit);
   }
 
-  async delete(id: number): Promise<void> {
-    if (!(await this.repo.delete(id))) throw DomainError.notFound('Webhook', id);
+  async delete(access: ClientAccess, id: number): Promise<void> {
+    if (!(await this.repo.delete(id, access.clientId))) throw DomainError.notFound('Webhook', id);
   }
 
   /** A new secret; the previous one keeps signing for ROTATION_GRACE_HOURS. */
-  async rotateSecret(id: number): Promise<{ secret: string }> {
+  async rotateSecret(access: ClientAccess, id: number): Promise<{ secret: string }> {
     const secret = generateSecret();
-    if (!(await this.repo.rotateSecret(id, secret, ROTATION_GRACE_HOURS))) throw DomainError.notFound('Webhook', id);
+    if (!(await this.repo.rotateSecret(id, access.clientId, secret, ROTATION_GRACE_HOURS))) throw DomainError.notFound('Webhook', id);
     return { secret };
   }
 
   /** Queues a `webhook.test` event, delivered to this webhook only (whatever its type filter). */
-  async sendTest(id: number): Promise<void> {
+  async sendTest(access: ClientAccess, id: number): Promise<void> {
     await this.ds.transaction(async (m) => {
-      const w = await this.repo.findById(id, m);
+      const w = await this.repo.findById(id, access.clientId, m);
       if (!w) throw DomainError.notFound('Webhook', id);
       if (!w.isActive) throw DomainError.conflict(WEBHOOK_ERRORS.INACTIVE, `Webhook ${id} is not active; activate it first`);
       await this.outbox.append(m, { type: TEST_EVENT_TYPE, orderId: null, data: { webhookId: id } });
     });
   }
 
-  deliveries(filter: { webhookId?: number; status?: DeliveryStatus }, offset: number, limit: number): Promise<Page<WebhookDelivery>> {
-    return this.repo.listDeliveries(filter, offset, limit);
+  deliveries(access: ClientAccess, filter: { webhookId?: number; status?: DeliveryStatus }, offset: number, limit: number): Promise<Page<WebhookDelivery>> {
+    return this.repo.listDeliveries(filter, access.clientId, offset, limit);
   }
 
   /** Sends the delivery again as soon as a worker is free (attempts keep counting). */
-  async redeliver(deliveryId: number): Promise<void> {
-    const found = await this.repo.redeliver(deliveryId);
+  async redeliver(access: ClientAccess, deliveryId: number): Promise<void> {
+    const found = await this.repo.redeliver(deliveryId, access.clientId);
     if (!found) throw DomainError.notFound('Delivery', deliveryId);
   }
 
   /** Every input rule, all errors at once: URL shape and where it resolves, event types, orders. */
-  private async validate(input: WebhookInput): Promise<Partial<WebhookFields>> {
+  private async validate(access: ClientAccess, input: WebhookInput): Promise<Partial<Omit<WebhookFields, 'clientId'>>> {
     const errors: FieldError[] = [];
-    const fields: Partial<WebhookFields> = { description: input.description, isActive: input.isActive };
+    const fields: Partial<Omit<WebhookFields, 'clientId'>> = { description: input.description, isActive: input.isActive };
     if (input.url !== undefined) {
       const shape = checkUrlShape(input.url, this.config.webhookAllowHttp);
       if (!shape.ok) errors.push(...shape.errors);
@@ -125,12 +129,21 @@ export class WebhooksService {
     }
     if (input.orderIds !== undefined) {
       const ids = [...new Set(input.orderIds)];
-      const missing: number[] = [];
-      for (const orderId of ids) if (!(await this.orders.getOrderSettings(orderId))) missing.push(orderId);
+      const missing = await this.unknownOrders(access, ids);
       if (missing.length) errors.push({ field: 'orderIds', message: `unknown ids: ${missing.join(', ')}` });
       fields.orderIds = ids.sort((a, b) => a - b);
     }
     if (errors.length) throw DomainError.validation(errors);
     return fields;
+  }
+
+  /** The ids among `ids` that name no order `access` reaches (a client key: another client's orders too). */
+  private async unknownOrders(access: ClientAccess, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const reached = await this.orders.orderIdsReached(access);
+    if (reached !== null) return ids.filter((id) => !reached.includes(id));
+    const missing: number[] = [];
+    for (const orderId of ids) if (!(await this.orders.getOrderSettings(orderId))) missing.push(orderId);
+    return missing;
   }
 }

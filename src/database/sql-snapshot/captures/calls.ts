@@ -24,6 +24,12 @@ function stats(note: string, filter: CallFilter): SqlCapture {
 const callsRepository: SqlSnapshot = {
   file: 'src/modules/calls/persistence/calls.repository.sql',
   captures: [
+    sent({ fn: 'CallsRepository.findById', note: 'an unrestricted key', inputs: describeInputs({ id: 42, clientId: null }) }, (db) =>
+      repo(db).findById(42, null),
+    ),
+    sent({ fn: 'CallsRepository.findById', note: "a client key: only a call of its client's orders", inputs: describeInputs({ id: 42, clientId: 2 }) }, (db) =>
+      repo(db).findById(42, 2),
+    ),
     listPage('leads: one branch per lead, through (lead_id, id)', { leadIds: [11, 12], orderIds: [3] }),
     listPage('one order: one branch', { orderIds: [3] }),
     listPage(

@@ -16,6 +16,14 @@ export const EVENT_SNAPSHOTS: SqlSnapshot[] = [
       page('no filter: the position index', {}),
       page('orders (and types): a range of (order_id, position) per order', { orderIds: [3, 4], types: ['lead.created'] }),
       page('types: one branch per type', { types: ['lead.created', 'lead.updated', 'call.created'] }),
+      page("a client key: a range of (order_id, position) per order of the client, and its webhooks' test events", { clientId: 2 }),
+      page("a client key with orders and types: the client's orders among them, no test events", {
+        clientId: 2,
+        orderIds: [3, 4],
+        types: ['lead.created', 'webhook.test'],
+      }),
+      page('a client key asking for test events only: no order branch', { clientId: 2, types: ['webhook.test'] }),
+      page('a client key asking for test events of orders: none can match', { clientId: 2, types: ['webhook.test'], orderIds: [3] }),
     ],
   },
 ];

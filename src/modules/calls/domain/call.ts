@@ -32,3 +32,13 @@ export interface CallFilter {
   from?: Date;
   to?: Date;
 }
+
+/**
+ * The filter confined to the orders a client key reaches (`reached`): orderIds keeps only those
+ * orders, a list by leads gets them as a condition. Null when nothing can match (no order left).
+ */
+export function confineToOrders(f: CallFilter, reached: readonly number[]): CallFilter | null {
+  const reach = new Set(reached);
+  const orderIds = f.orderIds?.length ? f.orderIds.filter((id) => reach.has(id)) : [...reached];
+  return orderIds.length ? { ...f, orderIds } : null;
+}

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
+import { Isolation } from '../../../common/isolation';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 import { RequireScope } from '../../auth/http/auth.decorators';
@@ -13,7 +14,8 @@ const operationId = (method: string) => `StatusCataloguesV2Controller_${method}`
 
 /**
  * The call status catalogue, beside the lead statuses under one tag. Reading needs only the `api`
- * scope: integrators need the ids to read call outcomes. Changing it is management (scope `admin`).
+ * scope: integrators need the ids to read call outcomes; it is schema, not customers, so client keys
+ * read it alike. Changing it is management (scope `admin`).
  */
 @ApiTags('status catalogues')
 @ApiKeyErrors()
@@ -22,6 +24,7 @@ export class CallStatusesV2Controller {
   constructor(private readonly statuses: CallStatusesService) {}
 
   @Get('call-status')
+  @Isolation('shared')
   @ApiOperation({
     operationId: operationId('callStatuses'),
     summary: 'Call statuses: id, code, title, category (answered, not-answered, failed), isCallback',
@@ -33,6 +36,7 @@ export class CallStatusesV2Controller {
   }
 
   @Get('call-status/detail/:id')
+  @Isolation('shared')
   @ApiOperation({
     operationId: operationId('callStatus'),
     summary: 'One call status',

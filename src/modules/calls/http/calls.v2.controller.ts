@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
+import type { ClientAccess } from '../../../common/auth-context';
+import { Access, Isolation } from '../../../common/isolation';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { CallsService } from '../calls.service';
 import { CallView, presentCall } from './call.presenter';
@@ -15,27 +17,33 @@ export class CallsV2Controller {
   constructor(private readonly calls: CallsService) {}
 
   @Get()
+  @Isolation('scoped')
   @ApiOperation({
     summary: 'List calls of leads or orders (leadIds or orderIds required)',
     description:
+      "With a client key: only calls of its client's orders (leadIds or orderIds of other orders add nothing; total counts only those). " +
       'Refuses with 400 a request without leadIds and orderIds, non-integer ids, an unparsable createdAt, an offset below 0 or a limit outside 1..100.',
   })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)' })
   @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)' })
   @ApiEnvelopeList(CallView)
   @ApiErrors(400)
-  async list(@Query() q: ListCallsQuery) {
-    const page = await this.calls.listCalls({ ...q, ...q.createdAt });
+  async list(@Query() q: ListCallsQuery, @Access() access: ClientAccess) {
+    const page = await this.calls.listCalls(access, { ...q, ...q.createdAt });
     return { ...page, list: page.list.map(presentCall) };
   }
 
   @Get('detail/:callId')
-  @ApiOperation({ summary: 'One call', description: 'Refuses an id that is not a positive integer (400); 404 when no call has it.' })
+  @Isolation('scoped')
+  @ApiOperation({
+    summary: 'One call',
+    description: "Refuses an id that is not a positive integer (400); 404 when no call has it, or (client key) when it is not of its client's orders.",
+  })
   @ApiEnvelope(CallView)
   @ApiErrors(400, 404)
   @ApiIdParam('callId')
-  async detail(@Param('callId', IdPipe) callId: number) {
-    return presentCall(await this.calls.getCall(callId));
+  async detail(@Param('callId', IdPipe) callId: number, @Access() access: ClientAccess) {
+    return presentCall(await this.calls.getCall(access, callId));
   }
 
   @Post('create')

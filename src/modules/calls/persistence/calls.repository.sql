@@ -3,6 +3,25 @@
 -- Layout only (indentation trimmed, each UNION ALL on a line of its own, long lines wrapped): otherwise the text sent.
 -- Parameter values are examples, long ones cut.
 
+-- CallsRepository.findById: an unrestricted key
+-- inputs: id: 42, clientId: null
+-- $1 = 42
+SELECT id AS "id", order_id AS "orderId", lead_id AS "leadId", user_id AS "userId", sip_endpoint_id AS "sipEndpointId",
+  status_id AS "statusId", finish_initiator AS "finishInitiator", direction AS "direction",
+  total_duration_seconds AS "totalDurationSeconds", wait_time_duration_seconds AS "waitTimeDurationSeconds",
+  talk_time_duration_seconds AS "talkTimeDurationSeconds", is_predictive AS "isPredictive",
+  client_phone AS "clientPhone", has_records AS "hasRecords", created_at AS "createdAt" FROM call WHERE id = $1;
+
+-- CallsRepository.findById: a client key: only a call of its client's orders
+-- inputs: id: 42, clientId: 2
+-- $1 = 42, $2 = 2
+SELECT id AS "id", order_id AS "orderId", lead_id AS "leadId", user_id AS "userId", sip_endpoint_id AS "sipEndpointId",
+  status_id AS "statusId", finish_initiator AS "finishInitiator", direction AS "direction",
+  total_duration_seconds AS "totalDurationSeconds", wait_time_duration_seconds AS "waitTimeDurationSeconds",
+  talk_time_duration_seconds AS "talkTimeDurationSeconds", is_predictive AS "isPredictive",
+  client_phone AS "clientPhone", has_records AS "hasRecords",
+  created_at AS "createdAt" FROM call WHERE id = $1 AND order_id IN (SELECT id FROM call_order WHERE client_id = $2);
+
 -- CallsRepository.listPage: leads: one branch per lead, through (lead_id, id)
 -- inputs: filter: { leadIds: [11, 12], orderIds: [3] }, offset: 0, limit: 50, ids: { minId: 1000, maxId: 900000 }
 -- $1 = [3], $2 = 1000, $3 = 900000, $4 = 50, $5 = 11, $6 = 12, $7 = 50, $8 = 0

@@ -67,8 +67,15 @@ function pageKeys(f: CallFilter): PageKey[] {
 export class CallsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async findById(id: number): Promise<CallRow | null> {
-    const rows: CallRow[] = await this.ds.query(`SELECT ${CALL_COLUMNS} FROM call WHERE id = $1`, [id]);
+  /** The call; with `clientId`, only when its order is that client's (the same round trip). */
+  async findById(id: number, clientId: number | null = null): Promise<CallRow | null> {
+    const rows: CallRow[] =
+      clientId === null
+        ? await this.ds.query(`SELECT ${CALL_COLUMNS} FROM call WHERE id = $1`, [id])
+        : await this.ds.query(`SELECT ${CALL_COLUMNS} FROM call WHERE id = $1 AND order_id IN (SELECT id FROM call_order WHERE client_id = $2)`, [
+            id,
+            clientId,
+          ]);
     return rows[0] ?? null;
   }
 

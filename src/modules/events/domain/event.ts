@@ -19,9 +19,19 @@ export interface PublicEvent {
   orderId: number | null;
 }
 
+/** The test event a webhook's owner asks for: it carries no order (data {webhookId}). */
+export const WEBHOOK_TEST_EVENT: EventType = 'webhook.test';
+
+/**
+ * What a feed read holds. Every type but WEBHOOK_TEST_EVENT carries its order (`order_id`: the
+ * lead's, the call's, the failed job's, or the order itself), so a client key's feed (`clientId`)
+ * holds the events of the orders its client has now, and the test events of its client's webhooks.
+ */
 export interface FeedFilter {
   types?: string[];
   orderIds?: number[];
+  /** A client key's client; absent: every client's events. */
+  clientId?: number;
 }
 
 /** An event row as the feed reads it. */

@@ -35,3 +35,54 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
      UNION ALL (SELECT e.* FROM event e WHERE e.type = $4 AND e.position > $1 ORDER BY e.position LIMIT $2)
      UNION ALL (SELECT e.* FROM event e WHERE e.type = $5 AND e.position > $1 ORDER BY e.position LIMIT $2)) b ORDER BY b.position LIMIT $2) e ON true
   ORDER BY e.position;
+
+-- EventsRepository.page: a client key: a range of (order_id, position) per order of the client, and its webhooks' test events
+-- inputs: after: 1200, limit: 100, filter: { clientId: 2 }
+-- $1 = 1200, $2 = 100, $3 = 2, $4 = "webhook.test"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
+  e.created_at AS "createdAt"
+   FROM event_retention r
+   LEFT JOIN LATERAL (SELECT e.* FROM (SELECT b.position FROM ((SELECT e.position FROM call_order o
+        CROSS JOIN LATERAL (SELECT e.position FROM event e WHERE e.order_id = o.id AND e.position > $1
+                             ORDER BY e.position LIMIT $2) e
+       WHERE o.client_id = $3)
+         UNION ALL (SELECT e.position FROM event e WHERE e.type = $4 AND e.position > $1
+          AND e.payload->>'webhookId' IN (SELECT w.id::text FROM webhook w WHERE w.client_id = $3)
+        ORDER BY e.position LIMIT $2)) b ORDER BY b.position LIMIT $2) k
+      JOIN event e ON e.position = k.position) e ON true
+  ORDER BY e.position;
+
+-- EventsRepository.page: a client key with orders and types: the client's orders among them, no test events
+-- inputs: after: 1200, limit: 100, filter: { clientId: 2, orderIds: [3, 4], types: ["lead.created", "webhook.test"] }
+-- $1 = 1200, $2 = 100, $3 = 2, $4 = ["lead.created"], $5 = [3,4]
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
+  e.created_at AS "createdAt"
+   FROM event_retention r
+   LEFT JOIN LATERAL (SELECT e.* FROM (SELECT b.position FROM ((SELECT e.position FROM call_order o
+        CROSS JOIN LATERAL (SELECT e.position FROM event e WHERE e.order_id = o.id AND e.position > $1 AND e.type = ANY($4::varchar[])
+                             ORDER BY e.position LIMIT $2) e
+       WHERE o.client_id = $3 AND o.id = ANY($5::int[]))) b ORDER BY b.position LIMIT $2) k
+      JOIN event e ON e.position = k.position) e ON true
+  ORDER BY e.position;
+
+-- EventsRepository.page: a client key asking for test events only: no order branch
+-- inputs: after: 1200, limit: 100, filter: { clientId: 2, types: ["webhook.test"] }
+-- $1 = 1200, $2 = 100, $3 = 2, $4 = "webhook.test"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
+  e.created_at AS "createdAt"
+   FROM event_retention r
+   LEFT JOIN LATERAL (SELECT e.* FROM (SELECT b.position
+     FROM ((SELECT e.position FROM event e WHERE e.type = $4 AND e.position > $1
+          AND e.payload->>'webhookId' IN (SELECT w.id::text FROM webhook w WHERE w.client_id = $3)
+        ORDER BY e.position LIMIT $2)) b ORDER BY b.position LIMIT $2) k
+      JOIN event e ON e.position = k.position) e ON true
+  ORDER BY e.position;
+
+-- EventsRepository.page: a client key asking for test events of orders: none can match
+-- inputs: after: 1200, limit: 100, filter: { clientId: 2, types: ["webhook.test"], orderIds: [3] }
+-- $1 = 1200, $2 = 100
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
+  e.created_at AS "createdAt"
+   FROM event_retention r
+   LEFT JOIN LATERAL (SELECT e.* FROM event e WHERE false AND e.position > $1 LIMIT $2) e ON true
+  ORDER BY e.position;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { SqlParams } from '../../../database/sql-params';
-import type { EventType, FeedFilter, StoredEvent } from '../domain/event';
+import { type EventType, type FeedFilter, type StoredEvent, WEBHOOK_TEST_EVENT } from '../domain/event';
 
 export interface StoredPage {
   /** The highest position retention has deleted (0: none). */
@@ -10,8 +10,9 @@ export interface StoredPage {
 }
 
 /**
- * `event` and `event_retention`. Every statement runs on the primary (the DataSource's default
- * pool): the feed must see the positions the sequencer has just given.
+ * `event` and `event_retention` (read beside call_order and webhook: order codes, a client's orders
+ * and webhooks). Every statement runs on the primary (the DataSource's default pool): the feed must
+ * see the positions the sequencer has just given.
  */
 @Injectable()
 export class EventsRepository {
@@ -93,6 +94,7 @@ export class EventsRepository {
 function pageQuery(p: SqlParams, after: number, limit: number, filter: FeedFilter): string {
   const from = p.add(after);
   const n = p.add(limit);
+  if (filter.clientId !== undefined) return clientPageQuery(p, from, n, { ...filter, clientId: filter.clientId });
   if (filter.orderIds?.length) {
     const types = filter.types?.length ? `AND e.type = ANY(${p.add(filter.types)}::varchar[])` : '';
     return `SELECT e.* FROM unnest(${p.add([...new Set(filter.orderIds)])}::int[]) k(order_id)
@@ -107,4 +109,38 @@ function pageQuery(p: SqlParams, after: number, limit: number, filter: FeedFilte
     return `SELECT b.* FROM (${branches.join(' UNION ALL ')}) b ORDER BY b.position LIMIT ${n}`;
   }
   return `SELECT e.* FROM event e WHERE e.position > ${from} ORDER BY e.position LIMIT ${n}`;
+}
+
+/**
+ * A client's page: the positions of a range of (order_id, position) per order of the client (read
+ * in the statement through call_order_client_id_idx, so an order moved to another client leaves at
+ * once) and of the test events of the client's webhooks (through (type, position); few, asked for
+ * by hand); then the page's rows by position. Positions first: on 600k events, 10 of 30 orders,
+ * 1000 rows read 4k buffers in 9 ms against 28k in 130 ms for whole rows per order.
+ * An orderIds filter narrows the client's orders and leaves test events out, as for any key.
+ */
+function clientPageQuery(p: SqlParams, from: string, n: string, filter: FeedFilter & { clientId: number }): string {
+  const types = filter.types?.length ? [...new Set(filter.types)] : undefined;
+  const orderTypes = types?.filter((t) => t !== WEBHOOK_TEST_EVENT);
+  const ofOrders = !orderTypes || orderTypes.length > 0;
+  const tests = !filter.orderIds?.length && (!types || types.includes(WEBHOOK_TEST_EVENT));
+  if (!ofOrders && !tests) return `SELECT e.* FROM event e WHERE false AND e.position > ${from} LIMIT ${n}`;
+  const client = p.add(filter.clientId);
+  const branches: string[] = [];
+  if (ofOrders) {
+    const typed = orderTypes ? `AND e.type = ANY(${p.add(orderTypes)}::varchar[])` : '';
+    const orders = [`o.client_id = ${client}`];
+    if (filter.orderIds?.length) orders.push(`o.id = ANY(${p.add([...new Set(filter.orderIds)])}::int[])`);
+    branches.push(`SELECT e.position FROM call_order o
+              CROSS JOIN LATERAL (SELECT e.position FROM event e WHERE e.order_id = o.id AND e.position > ${from} ${typed}
+                                   ORDER BY e.position LIMIT ${n}) e
+             WHERE ${orders.join(' AND ')}`);
+  }
+  if (tests) {
+    branches.push(`SELECT e.position FROM event e WHERE e.type = ${p.add(WEBHOOK_TEST_EVENT)} AND e.position > ${from}
+                AND e.payload->>'webhookId' IN (SELECT w.id::text FROM webhook w WHERE w.client_id = ${client})
+              ORDER BY e.position LIMIT ${n}`);
+  }
+  return `SELECT e.* FROM (SELECT b.position FROM ((${branches.join(') UNION ALL (')})) b ORDER BY b.position LIMIT ${n}) k
+            JOIN event e ON e.position = k.position`;
 }

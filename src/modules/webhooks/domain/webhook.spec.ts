@@ -22,15 +22,28 @@ describe('webhook rules', () => {
   });
 
   it('matching: type filter, order filter, test events to their own webhook only', () => {
-    const all = { id: 1, events: ['*'], orderIds: [] };
-    const leadsOf7 = { id: 2, events: ['lead.created'], orderIds: [7] };
-    const created7 = { type: 'lead.created', orderId: 7, data: {} };
-    const updated7 = { type: 'lead.updated', orderId: 7, data: {} };
-    const created8 = { type: 'lead.created', orderId: 8, data: {} };
+    const all = { id: 1, clientId: null, events: ['*'], orderIds: [] };
+    const leadsOf7 = { id: 2, clientId: null, events: ['lead.created'], orderIds: [7] };
+    const created7 = { type: 'lead.created', orderId: 7, orderClientId: null, data: {} };
+    const updated7 = { type: 'lead.updated', orderId: 7, orderClientId: null, data: {} };
+    const created8 = { type: 'lead.created', orderId: 8, orderClientId: null, data: {} };
     expect([created7, updated7, created8].map((e) => matchesWebhook(all, e))).toEqual([true, true, true]);
     expect([created7, updated7, created8].map((e) => matchesWebhook(leadsOf7, e))).toEqual([true, false, false]);
-    const test2 = { type: 'webhook.test', orderId: null, data: { webhookId: 2 } };
+    const test2 = { type: 'webhook.test', orderId: null, orderClientId: null, data: { webhookId: 2 } };
     expect(matchesWebhook(all, test2)).toBe(false);
     expect(matchesWebhook(leadsOf7, test2)).toBe(true);
+  });
+
+  it("a client's webhook: only events of its client's orders, whatever its filters say; its own test events", () => {
+    const ofClient3 = { id: 5, clientId: 3, events: ['*'], orderIds: [] };
+    const naming7 = { id: 6, clientId: 3, events: ['*'], orderIds: [7] };
+    const unrestricted = { id: 1, clientId: null, events: ['*'], orderIds: [] };
+    const of3 = { type: 'lead.created', orderId: 7, orderClientId: 3, data: {} };
+    const of4 = { type: 'lead.created', orderId: 7, orderClientId: 4, data: {} };
+    const own = { type: 'lead.created', orderId: 8, orderClientId: null, data: {} };
+    expect([of3, of4, own].map((e) => matchesWebhook(ofClient3, e))).toEqual([true, false, false]);
+    expect([of3, of4].map((e) => matchesWebhook(naming7, e))).toEqual([true, false]);
+    expect([of3, of4, own].map((e) => matchesWebhook(unrestricted, e))).toEqual([true, true, true]);
+    expect(matchesWebhook(ofClient3, { type: 'webhook.test', orderId: null, orderClientId: null, data: { webhookId: 5 } })).toBe(true);
   });
 });

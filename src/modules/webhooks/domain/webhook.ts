@@ -88,12 +88,18 @@ export function checkUrlShape(text: string, allowHttp: boolean): Checked<URL> {
 export interface EventRef {
   type: string;
   orderId: number | null;
+  /** The client of the event's order now (null: the call center's own order, or no order). */
+  orderClientId: number | null;
   data: unknown;
 }
 
-/** Whether an event goes to this webhook: type filter, order filter; a test event only to its own webhook. */
-export function matchesWebhook(w: Pick<Webhook, 'id' | 'events' | 'orderIds'>, e: EventRef): boolean {
+/**
+ * Whether an event goes to this webhook: a test event only to its own webhook; a client's webhook
+ * only events of its client's orders, whatever its filters say; then the type and order filters.
+ */
+export function matchesWebhook(w: Pick<Webhook, 'id' | 'clientId' | 'events' | 'orderIds'>, e: EventRef): boolean {
   if (e.type === TEST_EVENT_TYPE) return (e.data as { webhookId?: unknown } | null)?.webhookId === w.id;
+  if (w.clientId !== null && (e.orderId === null || e.orderClientId !== w.clientId)) return false;
   if (!w.events.includes(ALL_EVENTS) && !w.events.includes(e.type)) return false;
   return w.orderIds.length === 0 || (e.orderId !== null && w.orderIds.includes(e.orderId));
 }

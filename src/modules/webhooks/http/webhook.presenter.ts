@@ -7,6 +7,14 @@ const DATE = '2025-11-22T09:30:00+00:00';
 /** A webhook as detail and list show it: never its secret. */
 export class WebhookView {
   @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    example: null,
+    description:
+      "extension: the client whose key created it: only that client's keys reach it and it receives only events of that client's orders; null: an unrestricted key's",
+  })
+  clientId: number | null;
   @ApiProperty({ example: 'https://crm.example.com/hooks/callcenter' }) url: string;
   @ApiProperty({ type: [String], example: ['lead.created'] }) events: string[];
   @ApiProperty({ type: 'integer', isArray: true, example: [], description: '[] = all orders' }) orderIds: number[];
@@ -47,6 +55,7 @@ export class WebhookDeliveryView {
 export function presentWebhook(w: Webhook): WebhookView {
   return {
     id: w.id,
+    clientId: w.clientId,
     url: w.url,
     events: w.events,
     orderIds: w.orderIds,

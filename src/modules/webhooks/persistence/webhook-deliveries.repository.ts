@@ -16,6 +16,8 @@ export interface DeliveryTarget {
 /** What the dispatcher needs of an active webhook to match events and send them. */
 export interface Subscription {
   id: number;
+  /** A client's webhook receives only events of that client's orders; null: an unrestricted key's. */
+  clientId: number | null;
   events: string[];
   orderIds: number[];
   createdAt: Date;
@@ -76,11 +78,21 @@ export class WebhookDeliveriesRepository {
 
   async activeSubscriptions(m: EntityManager): Promise<Subscription[]> {
     return m.query(
-      `SELECT id, events, order_ids AS "orderIds", created_at AS "createdAt", url, secret,
+      `SELECT id, client_id AS "clientId", events, order_ids AS "orderIds", created_at AS "createdAt", url, secret,
               CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS "previousSecret",
               failing_since IS NOT NULL AS failing
          FROM webhook WHERE is_active ORDER BY id`,
     );
+  }
+
+  /** The client of each of these orders that has one (the others are the call center's own), in one statement. */
+  async clientsOfOrders(m: EntityManager, orderIds: number[]): Promise<Map<number, number>> {
+    if (orderIds.length === 0) return new Map();
+    const rows: { id: number; clientId: number }[] = await m.query(
+      `SELECT id, client_id AS "clientId" FROM call_order WHERE id = ANY($1::int[]) AND client_id IS NOT NULL`,
+      [orderIds],
+    );
+    return new Map(rows.map((r) => [r.id, r.clientId]));
   }
 
   /** Which of these (webhook, event) pairs have a delivery already, as `webhookId:eventId` keys. */

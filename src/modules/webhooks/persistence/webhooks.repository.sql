@@ -4,18 +4,23 @@
 -- Parameter values are examples, long ones cut.
 
 -- WebhooksRepository.update: the fields given
--- inputs: id: 5, patch: { url: "https://example.test/hook", events: ["lead.created"] }
+-- inputs: id: 5, clientId: null, patch: { url: "https://example.test/hook", events: ["lead.created"] }
 -- $1 = "https://example.test/hook", $2 = ["lead.created"], $3 = 5
 UPDATE webhook SET url = $1, events = $2, updated_at = now() WHERE id = $3;
 
 -- WebhooksRepository.update: turned on: why it was turned off is cleared
--- inputs: id: 5, patch: { isActive: true }
+-- inputs: id: 5, clientId: null, patch: { isActive: true }
 -- $1 = true, $2 = 5
 UPDATE webhook SET is_active = $1, updated_at = now(), disabled_reason = NULL, disabled_at = NULL,
   failing_since = NULL WHERE id = $2;
 
+-- WebhooksRepository.update: a client key: only its client's webhooks
+-- inputs: id: 5, clientId: 2, patch: { isActive: false }
+-- $1 = false, $2 = 5, $3 = 2
+UPDATE webhook SET is_active = $1, updated_at = now() WHERE id = $2 AND client_id = $3;
+
 -- WebhooksRepository.listPage: count, then the page
--- inputs: offset: 0, limit: 50
+-- inputs: clientId: null, offset: 0, limit: 50
 SELECT count(*)::int AS n FROM webhook;
 
 -- $1 = 0, $2 = 50
@@ -25,8 +30,40 @@ SELECT id AS "id", url AS "url", events AS "events", client_id AS "clientId", or
   disabled_reason AS "disabledReason", disabled_at AS "disabledAt", created_at AS "createdAt",
   updated_at AS "updatedAt" FROM webhook ORDER BY id OFFSET $1 LIMIT $2;
 
+-- WebhooksRepository.listPage: a client key: only its client's webhooks
+-- inputs: clientId: 2, offset: 0, limit: 50
+-- $1 = 2
+SELECT count(*)::int AS n FROM webhook WHERE client_id = $1;
+
+-- $1 = 2, $2 = 0, $3 = 50
+SELECT id AS "id", url AS "url", events AS "events", client_id AS "clientId", order_ids AS "orderIds",
+  description AS "description", is_active AS "isActive",
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
+  disabled_reason AS "disabledReason", disabled_at AS "disabledAt", created_at AS "createdAt",
+  updated_at AS "updatedAt" FROM webhook WHERE client_id = $1 ORDER BY id OFFSET $2 LIMIT $3;
+
+-- WebhooksRepository.findById: a client key: only its client's webhooks
+-- inputs: id: 5, clientId: 2
+-- $1 = 5, $2 = 2
+SELECT id AS "id", url AS "url", events AS "events", client_id AS "clientId", order_ids AS "orderIds",
+  description AS "description", is_active AS "isActive",
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
+  disabled_reason AS "disabledReason", disabled_at AS "disabledAt", created_at AS "createdAt",
+  updated_at AS "updatedAt" FROM webhook WHERE id = $1 AND client_id = $2;
+
+-- WebhooksRepository.delete: a client key: only its client's webhooks
+-- inputs: id: 5, clientId: 2
+-- $1 = 5, $2 = 2
+DELETE FROM webhook WHERE id = $1 AND client_id = $2;
+
+-- WebhooksRepository.rotateSecret: a client key: only its client's webhooks
+-- inputs: id: 5, clientId: 2, secret: "whsec_new", graceHours: 24
+-- $1 = 5, $2 = 2, $3 = 24, $4 = "whsec_new"
+UPDATE webhook SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(hours => $3),
+  secret = $4, updated_at = now() WHERE id = $1 AND client_id = $2;
+
 -- WebhooksRepository.listDeliveries: no filter
--- inputs: filter: {}, offset: 0, limit: 50
+-- inputs: filter: {}, clientId: null, offset: 0, limit: 50
 SELECT count(*)::int AS n FROM webhook_delivery;
 
 -- $1 = 0, $2 = 50
@@ -36,7 +73,7 @@ SELECT id::int AS "id", webhook_id AS "webhookId", event_id AS "eventId", type A
   created_at AS "createdAt" FROM webhook_delivery  ORDER BY id OFFSET $1 LIMIT $2;
 
 -- WebhooksRepository.listDeliveries: one webhook's failed deliveries
--- inputs: filter: { webhookId: 5, status: "failed" }, offset: 0, limit: 50
+-- inputs: filter: { webhookId: 5, status: "failed" }, clientId: null, offset: 0, limit: 50
 -- $1 = 5, $2 = "failed"
 SELECT count(*)::int AS n FROM webhook_delivery WHERE webhook_id = $1 AND status = $2;
 
@@ -45,3 +82,20 @@ SELECT id::int AS "id", webhook_id AS "webhookId", event_id AS "eventId", type A
   attempts AS "attempts", last_status_code AS "lastStatusCode", last_error AS "lastError",
   next_attempt_at AS "nextAttemptAt", delivered_at AS "deliveredAt",
   created_at AS "createdAt" FROM webhook_delivery WHERE webhook_id = $1 AND status = $2 ORDER BY id OFFSET $3 LIMIT $4;
+
+-- WebhooksRepository.listDeliveries: a client key: only its client's webhooks
+-- inputs: filter: { status: "failed" }, clientId: 2, offset: 0, limit: 50
+-- $1 = "failed", $2 = 2
+SELECT count(*)::int AS n FROM webhook_delivery WHERE status = $1 AND webhook_id IN (SELECT id FROM webhook WHERE client_id = $2);
+
+-- $1 = "failed", $2 = 2, $3 = 0, $4 = 50
+SELECT id::int AS "id", webhook_id AS "webhookId", event_id AS "eventId", type AS "type", status AS "status",
+  attempts AS "attempts", last_status_code AS "lastStatusCode", last_error AS "lastError",
+  next_attempt_at AS "nextAttemptAt", delivered_at AS "deliveredAt",
+  created_at AS "createdAt" FROM webhook_delivery WHERE status = $1 AND webhook_id IN (SELECT id FROM webhook WHERE client_id = $2) ORDER BY id OFFSET $3 LIMIT $4;
+
+-- WebhooksRepository.redeliver: a client key: only its client's webhooks
+-- inputs: id: 9, clientId: 2
+-- $1 = 9, $2 = 2
+UPDATE webhook_delivery d SET status = 'pending', next_attempt_at = now(), updated_at = now()
+  FROM webhook w WHERE d.id = $1 AND w.id = d.webhook_id AND w.client_id = $2 RETURNING w.is_active AS active;

@@ -1,0 +1,177 @@
+import request from 'supertest';
+import { callStatusId, recordCall } from './factories/calls';
+import { assignOrderToClient, clientKeyFor, insertClient } from './factories/clients';
+import { createLead, createLeadOrder, TestOrder } from './factories/leads';
+import { createSipEndpoint } from './factories/reference';
+import { feedHead, FeedEvent } from './support/event-feed';
+import { createTestApp, TestApp } from './support/test-app';
+
+type Page = { list: FeedEvent[]; next: number };
+
+/**
+ * The event feed with a client key: events of its client's orders (every type but webhook.test
+ * carries its order) and the test events of its client's webhooks, in feed order, never skipping.
+ */
+describe('events: client isolation', () => {
+  let t: TestApp;
+  let keyA: string;
+  let keyB: string;
+  let keyNobody: string;
+  let clientA: number;
+  let clientB: number;
+  let orders: Record<'a' | 'b' | 'own', TestOrder>;
+  /** Created through the API (an order.created event), then given to client A. */
+  let apiOrderOfA: number;
+  let start: number;
+  const hooks: Record<'a' | 'b' | 'own', number> = { a: 0, b: 0, own: 0 };
+  let seq = 0;
+
+  const page = async (key: string, query: Record<string, unknown>): Promise<Page> => {
+    const res = await request(t.http).get('/v2/event/').query(query).set('X-Api-Key', key);
+    if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)} ${JSON.stringify(query)}`);
+    return res.body.data as Page;
+  };
+  /** Everything after `after`, page by page (`limit` per page). */
+  const readAll = async (key: string, query: Record<string, unknown> = {}, limit = 1000): Promise<FeedEvent[]> => {
+    const events: FeedEvent[] = [];
+    let next = start;
+    for (;;) {
+      const p = await page(key, { ...query, after: next, limit });
+      if (p.list.length === 0) return events;
+      events.push(...p.list);
+      next = p.next;
+    }
+  };
+  /** The order an event is about, as its data shows it; null for webhook.test. */
+  const orderOf = (e: FeedEvent): number | null =>
+    (e.data.lead?.orderId ?? e.data.call?.orderId ?? e.data.order?.id ?? e.data.orderId ?? null) as number | null;
+
+  async function webhookOf(key: string): Promise<number> {
+    const res = await request(t.http)
+      .post('/v2/webhook/create/')
+      .set('X-Api-Key', key)
+      .send({ url: `http://127.0.0.1:9/hook-${++seq}`, events: ['*'] });
+    expect(res.status).toBe(200);
+    return res.body.data.id as number;
+  }
+
+  beforeAll(async () => {
+    // No workers: nothing is delivered, the feed alone is under test.
+    t = await createTestApp({ WORKERS: '0', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    orders = { a: await createLeadOrder(t), b: await createLeadOrder(t), own: await createLeadOrder(t) };
+    [clientA, clientB] = [await insertClient(t), await insertClient(t)];
+    await assignOrderToClient(t, orders.a.id, clientA);
+    await assignOrderToClient(t, orders.b.id, clientB);
+    [keyA, keyB, keyNobody] = [await clientKeyFor(t, clientA), await clientKeyFor(t, clientB), await clientKeyFor(t, await insertClient(t))];
+    hooks.a = await webhookOf(keyA);
+    hooks.b = await webhookOf(keyB);
+    hooks.own = await webhookOf(t.apiKey);
+    start = await feedHead(t);
+
+    const created = await request(t.http)
+      .post('/v2/order/create/')
+      .set('X-Api-Key', t.apiKey)
+      .send({ serviceTitle: 'Feed', title: 'Feed', status: 'info', sipEndpointIds: [await createSipEndpoint(t)] });
+    expect(created.status).toBe(200);
+    apiOrderOfA = created.body.data.id;
+    await assignOrderToClient(t, apiOrderOfA, clientA);
+    const answered = await callStatusId(t, 'answered');
+    for (const order of Object.values(orders)) {
+      const leadId = await createLead(t, order);
+      await request(t.http).post(`/v2/lead/update/${leadId}/`).set('X-Api-Key', t.apiKey).send({ name: 'Renamed' }).expect(200);
+      await recordCall(t, {
+        leadId,
+        orderId: order.id,
+        platformCallId: `feed-${++seq}`,
+        statusId: answered,
+        totalDurationSeconds: 30,
+        waitTimeDurationSeconds: 10,
+        talkTimeDurationSeconds: 20,
+        startedAt: new Date(Date.now() - 60_000),
+      });
+    }
+    for (const [key, id] of [
+      [keyA, hooks.a],
+      [keyB, hooks.b],
+      [t.apiKey, hooks.own],
+    ] as const) {
+      await request(t.http).post(`/v2/webhook/test/${id}/`).set('X-Api-Key', key).expect(200);
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** What the unrestricted feed holds of client A: the events of its orders and its webhook's test event. */
+  const ofClientA = (all: FeedEvent[]) =>
+    all.filter((e) => (e.type === 'webhook.test' ? e.data.webhookId === hooks.a : [orders.a.id, apiOrderOfA].includes(orderOf(e) as number)));
+
+  it("holds exactly the events of the client's orders and its webhooks' test events, as the unrestricted feed shows them", async () => {
+    const all = await readAll(t.apiKey);
+    const seenByA = await readAll(keyA);
+    expect(seenByA).toEqual(ofClientA(all));
+    // Recording a call also updates its lead (attempts, next call): a second lead.updated.
+    expect(seenByA.map((e) => e.type).sort()).toEqual(['call.created', 'lead.created', 'lead.updated', 'lead.updated', 'order.created', 'webhook.test']);
+    // The order created through the API carries its order: the order.created is the client's.
+    expect(seenByA.find((e) => e.type === 'order.created')?.data.order.id).toBe(apiOrderOfA);
+    const seenByB = await readAll(keyB);
+    expect(seenByB.map((e) => [e.type, e.type === 'webhook.test' ? e.data.webhookId : orderOf(e)])).toEqual([
+      ['lead.created', orders.b.id],
+      ['lead.updated', orders.b.id],
+      ['call.created', orders.b.id],
+      ['lead.updated', orders.b.id],
+      ['webhook.test', hooks.b],
+    ]);
+    expect(await readAll(keyNobody)).toEqual([]);
+  });
+
+  it('pages by position like any feed: small pages read the same events, never skipping; next stays put on an empty page', async () => {
+    const whole = await readAll(keyA);
+    expect(await readAll(keyA, {}, 1)).toEqual(whole);
+    expect(whole.map((e) => e.position)).toEqual([...whole.map((e) => e.position)].sort((x, y) => x - y));
+    const last = whole[whole.length - 1].position;
+    expect(await page(keyA, { after: last })).toEqual({ list: [], next: last });
+  });
+
+  it('filters narrow the reach: other orders add nothing; an orderIds filter leaves test events out; types select', async () => {
+    const whole = await readAll(keyA);
+    expect(await readAll(keyA, { orderIds: [orders.b.id, orders.own.id] })).toEqual([]);
+    expect(await readAll(keyA, { orderIds: [orders.a.id, orders.b.id] })).toEqual(whole.filter((e) => orderOf(e) === orders.a.id));
+    expect(await readAll(keyA, { types: ['webhook.test'] })).toEqual(whole.filter((e) => e.type === 'webhook.test'));
+    expect(await readAll(keyA, { types: ['lead.created', 'order.created'] })).toEqual(whole.filter((e) => ['lead.created', 'order.created'].includes(e.type)));
+    expect(await readAll(keyA, { types: ['webhook.test'], orderIds: [orders.a.id] })).toEqual([]);
+  });
+
+  it('the input rules and the retention answer are the same for every key', async () => {
+    for (const query of [{ after: -1 }, { types: 'lead.deleted' }, { orderIds: 'x' }]) {
+      const res = await request(t.http).get('/v2/event/').query(query).set('X-Api-Key', keyA);
+      const asUnrestricted = await request(t.http).get('/v2/event/').query(query).set('X-Api-Key', t.apiKey);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: asUnrestricted.body });
+    }
+    const [{ through }] = await t.ds.query(`SELECT pruned_through AS through FROM event_retention`);
+    await t.ds.query(`UPDATE event_retention SET pruned_through = 1000000`);
+    try {
+      const expired = await request(t.http).get('/v2/event/').query({ after: 1 }).set('X-Api-Key', keyA);
+      expect({ status: expired.status, body: expired.body }).toEqual({
+        status: 410,
+        body: (await request(t.http).get('/v2/event/').query({ after: 1 }).set('X-Api-Key', t.apiKey)).body,
+      });
+    } finally {
+      await t.ds.query(`UPDATE event_retention SET pruned_through = $1`, [through]);
+    }
+  });
+
+  it('an order moved to another client takes its events along: they are read in their place in the feed', async () => {
+    await assignOrderToClient(t, orders.b.id, clientA);
+    try {
+      const all = await readAll(t.apiKey);
+      const expected = all.filter((e) =>
+        e.type === 'webhook.test' ? e.data.webhookId === hooks.a : [orders.a.id, orders.b.id, apiOrderOfA].includes(orderOf(e) as number),
+      );
+      expect(await readAll(keyA)).toEqual(expected);
+      expect((await readAll(keyB)).map((e) => e.type)).toEqual(['webhook.test']);
+    } finally {
+      await assignOrderToClient(t, orders.b.id, clientB);
+    }
+  });
+});
