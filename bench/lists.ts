@@ -5,6 +5,7 @@ import { dataSourceOptions } from '../src/database/data-source';
 import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../src/modules/calls/persistence/call-counters';
 import { LEAD_COUNTERS } from '../src/modules/leads/persistence/lead-counters';
 import { LEAD_PLANNING_COUNTERS } from '../src/modules/leads/persistence/lead-planning-counters';
+import { generateApiKey, hashApiKey, keyPrefix } from '../src/modules/auth/domain/api-key';
 import { ChildServer, startChild } from './support/child';
 import { BenchCluster, BenchDatabase, cloneBenchDatabase, createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { mdRow } from './support/measured-load';
@@ -12,8 +13,8 @@ import { createPopulation, grow, Population } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
- * PRODUCT.md "Lists" on production-shaped data (realistic-data.ts): lead and call tables grown from 10k to 1M rows (BENCH_LIST_STAGES),
- * an app instance per size, every case requested sequentially at each size: p50/p95, `total` checked against count(*).
+ * PRODUCT.md "Lists" on production-shaped data (realistic-data.ts): lead and call tables grown from 10k to 1M rows, an app per size,
+ * each case's p50/p95 and `total` checked against count(*); a client owns every third order and its key's lists are measured too.
  * Goal: p50 at the last size within 1.5x of the first. `npm run bench -- lists` (about 10 minutes, mostly growing the tables).
  */
 
@@ -41,6 +42,53 @@ interface Filter {
 interface Case {
   name: string;
   filter: Filter;
+  /** Asked with the client key (BenchClient): only its orders' leads count. */
+  client?: boolean;
+}
+
+/** A client owning every third order of the population, and a key of it (scope api). */
+interface BenchClient {
+  orderIds: number[];
+  key: string;
+}
+
+/** Gives every third order to a new client and stores a client key (before the tables grow: every copy has them). */
+async function createBenchClient(pool: Pool, pop: Population): Promise<BenchClient> {
+  const orderIds = [...pop.zipf, pop.paused, pop.ends, ...pop.tiny].filter((_, i) => i % 3 === 0);
+  const [{ id }] = (await pool.query(`INSERT INTO client (name) VALUES ('bench-client') RETURNING id`)).rows;
+  await pool.query(`UPDATE call_order SET client_id = $1 WHERE id = ANY($2::int[])`, [id, orderIds]);
+  const key = generateApiKey();
+  await pool.query(`INSERT INTO api_key (name, key_prefix, key_hash, scopes, client_id) VALUES ('bench-client', $1, $2, '{api}', $3)`, [
+    keyPrefix(key),
+    hashApiKey(key),
+    id,
+  ]);
+  return { orderIds, key };
+}
+
+/**
+ * The client key's cases: its whole reach, one of its orders, its orders mixed with others, the
+ * last day, a status, a lookup; and its orders as an unrestricted key's orderIds, the same leads
+ * without the reach (the cost of the client's order ids read per request).
+ */
+function clientCases(client: BenchClient, pop: Population, day: { from: Date; to: Date }): Case[] {
+  const [own, other] = [pop.zipf[0], pop.zipf[1]];
+  return [
+    { name: 'client key: no filter', filter: {}, client: true },
+    { name: 'unrestricted: the client orders as orderIds', filter: { orderIds: client.orderIds } },
+    { name: 'client key: its big order', filter: { orderIds: [own] }, client: true },
+    { name: 'client key: its small order', filter: { orderIds: [pop.zipf[27]] }, client: true },
+    { name: "client key: its order + another client's", filter: { orderIds: [own, other] }, client: true },
+    { name: 'client key: createdAt last day', filter: { ...day }, client: true },
+    { name: 'client key: status only (1 in 15)', filter: { statusIds: [30] }, client: true },
+    { name: 'client key: lookup phone', filter: { phone: '+79160001234' }, client: true },
+  ];
+}
+
+/** A client case's filter as what it counts: orderIds confined to the client's orders. */
+function reached(f: Filter, client: BenchClient): Filter {
+  const own = new Set(client.orderIds);
+  return { ...f, orderIds: f.orderIds ? f.orderIds.filter((id) => own.has(id)) : client.orderIds };
 }
 
 interface CaseResult {
@@ -61,7 +109,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 /** The cases at one size; time ranges follow the data (the middle 40% of the arrivals, the last day). */
-function cases(kind: Kind, pop: Population, size: number, fewLeads: number[]): Case[] {
+function cases(kind: Kind, pop: Population, size: number, fewLeads: number[], client: BenchClient): Case[] {
   const [big, , , , , , , mid] = pop.zipf;
   const small = pop.zipf[29];
   const middle = {
@@ -99,6 +147,7 @@ function cases(kind: Kind, pop: Population, size: number, fewLeads: number[]): C
       { name: 'lookup: phone', filter: { phone: '+79160001234' } },
       { name: 'lookup: externalIdCrmA', filter: { externalIdCrmA: 'CRM-A-1234' } },
       { name: 'lookup: externalIdCrmA + statuses 1-4', filter: { externalIdCrmA: 'CRM-A-1234', statusIds: [1, 2, 3, 4] } },
+      ...clientCases(client, pop, day),
     ];
   }
   const agent = pop.agents[7];
@@ -235,6 +284,7 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
   try {
     let pool = new Pool({ connectionString: db.url, max: 2 });
     const pop = await createPopulation(pool, STAGES);
+    const client = await createBenchClient(pool, pop);
     let size = 0;
     for (const [i, stage] of STAGES.entries()) {
       const t0 = performance.now();
@@ -274,17 +324,18 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
       ),
     );
     for (const kind of kinds) {
-      const perSize = sizes.map((s, i) => cases(kind, pop, s.size, few[i] ?? [1]));
+      const perSize = sizes.map((s, i) => cases(kind, pop, s.size, few[i] ?? [1], client));
       const path = kind === 'leads' ? '/v2/lead/' : '/v2/call/';
       for (const [c, { name }] of perSize[0].entries()) {
         if (!CASES.test(name)) continue;
         // Pages of the same size at every size: a filter matching 11 rows at 10k and 1,064 at 1M is
         // compared on pages of 11 rows, so the ratio is the cost of the data, not of a longer page.
-        const exact = await Promise.all(pools.map((p, i) => exactCount(p, kind, perSize[i][c].filter)));
+        const asClient = perSize[0][c].client === true;
+        const exact = await Promise.all(pools.map((p, i) => exactCount(p, kind, asClient ? reached(perSize[i][c].filter, client) : perSize[i][c].filter)));
         const offset = perSize[0][c].filter.offset ?? 0;
         const limit = Math.max(1, Math.min(LIMIT, exact[0] - offset));
         const measured = await measureCase(
-          targets,
+          asClient ? targets.map((target) => ({ ...target, apiKey: client.key })) : targets,
           perSize.map((cs) => `${path}?${queryString(cs[c].filter, limit)}`),
           cluster.statements,
         );
