@@ -1,27 +1,29 @@
-import { ApiKeysService } from '../../src/modules/auth/api-keys.service';
+import request from 'supertest';
 import type { TestApp } from '../support/test-app';
 
-/**
- * Clients and client keys, set up with SQL through the test app's data source (set-up only: the
- * behaviour under test goes through HTTP).
- */
+/** Clients, their orders and client keys, set up through the management API with the test app's all-scope key. */
 
 let seq = 0;
 
+async function post<T>(t: TestApp, path: string, body: object): Promise<T> {
+  const res = await request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body);
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return (res.body as { data: T }).data;
+}
+
 export async function insertClient(t: TestApp, name = `Client ${Date.now().toString(36)}-${++seq}`): Promise<number> {
-  const [{ id }] = await t.ds.query<{ id: number }[]>(`INSERT INTO client (name) VALUES ($1) RETURNING id`, [name]);
-  return id;
+  return (await post<{ id: number }>(t, '/v2/client/create/', { name })).id;
 }
 
+/** Moves the order to the client (null: the call center's own), as an operator does. */
 export async function assignOrderToClient(t: TestApp, orderId: number, clientId: number | null): Promise<void> {
-  await t.ds.query(`UPDATE call_order SET client_id = $1 WHERE id = $2`, [clientId, orderId]);
+  await post(t, `/v2/order/update/${orderId}/`, { clientId });
 }
 
-/** A new key of scope `api` bound to the client (bound before its first request: verified keys are cached). */
+/** A new key of scope `api` bound to the client. */
 export async function clientKeyFor(t: TestApp, clientId: number): Promise<string> {
-  const { id, key } = await t.app.get(ApiKeysService).create(`client-${clientId}-${Date.now().toString(36)}-${++seq}`, ['api']);
-  await t.ds.query(`UPDATE api_key SET client_id = $1 WHERE id = $2`, [clientId, id]);
-  return key;
+  const name = `client-${clientId}-${Date.now().toString(36)}-${++seq}`;
+  return (await post<{ key: string }>(t, '/v2/api-key/create/', { name, scopes: ['api'], clientId })).key;
 }
 
 /**

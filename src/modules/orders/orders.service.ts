@@ -39,6 +39,7 @@ const CODE_ATTEMPTS = 10;
 // Candidates are `base` or `base` cut to fit a suffix of up to 11 characters (`-2147483647`).
 const CODE_PREFIX_LENGTH = 53;
 const SETTINGS_CACHE_MAX = 10_000;
+const REACH_CACHE_MAX = 1_000;
 const FOREIGN_KEY_VIOLATION = '23503';
 
 function isForeignKeyViolation(err: unknown): boolean {
@@ -55,6 +56,8 @@ function isForeignKeyViolation(err: unknown): boolean {
 export class OrdersService {
   /** getOrderSettings' cache for ORDER_SETTINGS_CACHE_TTL_MS; this instance's own updates are seen at once. */
   private readonly settingsCache: Cache<number, OrderSettings>;
+  /** orderIdsReached's cache per client, as fresh as the settings cache; this instance's own writes clear it. */
+  private readonly reachCache: Cache<number, number[]>;
 
   constructor(
     private readonly ds: DataSource,
@@ -71,14 +74,20 @@ export class OrdersService {
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'orderSettingsCacheTtlMs'>,
   ) {
     this.settingsCache = new Cache({ ttlMs: config.orderSettingsCacheTtlMs, max: SETTINGS_CACHE_MAX });
+    this.reachCache = new Cache({ ttlMs: config.orderSettingsCacheTtlMs, max: REACH_CACHE_MAX });
   }
 
   /**
-   * The orders `access` reaches: null when it reaches every order, else its client's order ids
-   * (read fresh: an order moved to another client leaves the old client's reach at once).
+   * The orders `access` reaches: null when it reaches every order, else its client's order ids, cached like the order
+   * settings the create path checks (a list spends no round trip on it; a move reaches other instances within the TTL).
    */
   async orderIdsReached(access: ClientAccess, m?: EntityManager): Promise<number[] | null> {
-    return access.clientId === null ? null : this.repo.idsOfClient(access.clientId, m);
+    if (access.clientId === null) return null;
+    const hit = this.reachCache.get(access.clientId);
+    if (hit) return hit;
+    const ids = await this.repo.idsOfClient(access.clientId, m);
+    this.reachCache.set(access.clientId, ids);
+    return ids;
   }
 
   /**
@@ -106,6 +115,7 @@ export class OrdersService {
       ),
     );
     this.settingsCache.delete(id);
+    this.reachCache.clear();
     return { id };
   }
 
@@ -140,6 +150,7 @@ export class OrdersService {
       );
     } finally {
       this.settingsCache.delete(id);
+      this.reachCache.clear();
     }
   }
 
