@@ -1,14 +1,9 @@
 import os from 'node:os';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source';
-import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../src/modules/calls/persistence/call-counters';
-import { LEAD_COUNTERS } from '../src/modules/leads/persistence/lead-counters';
-import { LEAD_PLANNING_COUNTERS } from '../src/modules/leads/persistence/lead-planning-counters';
 import { ChildServer, startChild } from './support/child';
 import { BenchCluster, BenchDatabase, cloneBenchDatabase, createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { mdRow } from './support/measured-load';
-import { createPopulation, grow, Population } from './support/realistic-data';
+import { compactAndAnalyze, createPopulation, grow, Population } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
@@ -200,26 +195,6 @@ async function measureCase(targets: Target[], paths: string[], statements: boole
       return { p50: pick(0.5), p95: pick(0.95), total: totals[t], dbMs, statements: top };
     }),
   );
-}
-
-/** Folds every pending counter delta (the app's own compactor may hold a set's lock meanwhile), then fresh statistics. */
-async function compactAndAnalyze(url: string, pool: Pool): Promise<void> {
-  const ds = await new DataSource(dataSourceOptions(url, { logging: ['error'] })).initialize();
-  try {
-    for (;;) {
-      for (const set of [LEAD_COUNTERS, LEAD_PLANNING_COUNTERS, CALL_COUNTERS, CALL_USER_COUNTERS]) while ((await set.compact(ds, 50_000)) > 0);
-      const [{ n }] = (
-        await pool.query(
-          `SELECT (SELECT count(*) FROM lead_count_delta) + (SELECT count(*) FROM lead_planning_count_delta) + (SELECT count(*) FROM call_count_delta) + (SELECT count(*) FROM call_user_count_delta) AS n`,
-        )
-      ).rows;
-      if (Number(n) === 0) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } finally {
-    await ds.destroy();
-  }
-  await pool.query(`VACUUM ANALYZE`);
 }
 
 export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
