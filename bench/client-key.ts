@@ -57,13 +57,18 @@ export async function clientKeyBench(): Promise<BenchSection> {
       order: (await pool.query(`SELECT id, code FROM call_order WHERE id = $1`, [orderId])).rows[0] as Side['order'],
       leads: (await pool.query(`SELECT id FROM lead WHERE (order_id = ANY($1)) = $2`, [c.orderIds, clientId !== null])).rows.map((r: { id: number }) => r.id),
     });
-    // Orders of near sizes (zipf 3 and 2: ~8% and ~12% of the leads), one without a client, one C's.
-    const sides = [await side(UNRESTRICTED, null, pop.zipf[2]), await side(CLIENT, c.id, c.big)];
+    // Orders of near sizes (zipf 5 and 4: ~5% and ~6% of the leads), one without a client, one C's.
+    const sides = [await side(UNRESTRICTED, null, pop.zipf[4]), await side(CLIENT, c.id, c.mid)];
     const headers = (s: Side) => ({ 'x-api-key': s.key });
     const paths: [string, (s: Side) => autocannon.Options][] = [
       ['POST /v2/lead/create/', (s) => create(url, s)],
       ['GET /v2/lead/detail/{id}/', (s) => getRandomIds(url, '/v2/lead/detail/', s.leads, headers(s))],
       ['GET /v2/lead/ (first page)', (s) => ({ url: `${url}/v2/lead/`, headers: headers(s) })],
+      // The same rows by both keys: C's reach, and C's orders as an unrestricted key's filter.
+      [
+        "GET /v2/lead/ (first page of C's leads: its key, or orderIds)",
+        (s) => ({ url: `${url}/v2/lead/${s.label === CLIENT ? '' : `?orderIds=${c.orderIds.join(',')}`}`, headers: headers(s) }),
+      ],
       ['GET /v2/lead/?orderIds= (first page of its order)', (s) => ({ url: `${url}/v2/lead/?orderIds=${s.order.id}`, headers: headers(s) })],
     ];
     const target: LoadTarget = { pid: app.pid, cluster, databaseUrl: db.url };
@@ -113,7 +118,8 @@ function markdown(results: VariantResult[], client: { orders: number; leadsPerce
     `${LEADS} leads of 34 interleaved orders; client C owns ${client.orders} of them (${client.leadsPercent}% of the leads). ` +
       `${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per key and path, interleaved. CPU and p50: the key's round with the least ` +
       'server CPU per request; req/s: its round with the most. Ratios client / unrestricted: CPU per request (above 1: the client key costs ' +
-      'more) and req/s (below 1: it is slower); beyond 5% in bold; none where a round answered errors or non-2xx.',
+      'more) and req/s (below 1: it is slower); beyond 5% in bold; none where a round answered errors or non-2xx. List pages (50 rows): ' +
+      "each key's whole reach; C's leads by both keys (the unrestricted one naming C's orders); each key's create order.",
     '',
     mdRow([
       'Path',

@@ -8,8 +8,8 @@ import { compactAndAnalyze, createPopulation, grow, Population } from './support
 import { BenchSection } from './support/report';
 
 /**
- * PRODUCT.md "Lists" on production-shaped data (realistic-data.ts): lead and call tables grown from 10k to 1M rows (BENCH_LIST_STAGES),
- * an app instance per size, every case requested sequentially at each size: p50/p95, `total` checked against count(*).
+ * PRODUCT.md "Lists" on production-shaped data (realistic-data.ts): lead and call tables grown from 10k to 1M rows, an app per size,
+ * each case's p50/p95 and `total` checked against count(*); a client owns every third order and its key's lists are measured too.
  * Goal: p50 at the last size within 1.5x of the first. `npm run bench -- lists` (about 10 minutes, mostly growing the tables).
  */
 

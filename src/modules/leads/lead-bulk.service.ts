@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import type { ClientAccess } from '../../common/auth-context';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { OrdersService } from '../orders/orders.service';
 import type { CreateLeadInput, UpdateLeadInput } from './domain/lead';
 import { duplicateWindowStart } from './domain/lead-links';
 import { LeadsService } from './leads.service';
@@ -91,7 +91,6 @@ export class LeadBulkService {
     private readonly preparation: LeadPreparationService,
     private readonly leadsRepo: LeadsRepository,
     private readonly repo: LeadBulkRepository,
-    private readonly orders: OrdersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -99,8 +98,9 @@ export class LeadBulkService {
    * Each item under the single create's rules (LeadPreparationService.prepareLead: validation,
    * order/code, status, custom values, utcOffset, planning); the valid ones inserted together in one
    * transaction (LeadBulkRepository.insertBatch), linked as if created one by one in item order.
+   * An item naming an order `access` does not reach fails as one naming an unknown order.
    */
-  async createBatch(items: BatchItem[], idempotencyToken?: string): Promise<BatchResult> {
+  async createBatch(items: BatchItem[], access: ClientAccess, idempotencyToken?: string): Promise<BatchResult> {
     const results: BatchItemResult[] = new Array<BatchItemResult>(items.length);
     const rows: BatchRow[] = [];
     for (const [index, item] of items.entries()) {
@@ -110,7 +110,7 @@ export class LeadBulkService {
         continue;
       }
       try {
-        const lead = await this.preparation.prepareLead(item.input);
+        const lead = await this.preparation.prepareLead(item.input, access);
         rows.push({ index, lead, jobId: idempotencyToken ? batchItemToken(idempotencyToken, index) : null });
       } catch (err) {
         if (!(err instanceof DomainError && err.kind === 'validation')) throw err;
@@ -130,15 +130,15 @@ export class LeadBulkService {
   }
 
   /**
-   * Updates the most recent lead of the order whose `matchBy` equals the body's value, or creates one. The (order, key, value)
-   * lock makes find-or-create atomic: concurrent upserts of one key create one lead. The update runs after the lock is released,
-   * through LeadsService.updateLead (its own transaction and locks).
+   * Updates the most recent lead of the body's order whose `matchBy` equals the body's value, or creates one. The (order, key,
+   * value) lock makes find-or-create atomic; the update runs after it, through LeadsService.updateLead. An order `access` does
+   * not reach is refused as one that does not exist, so the key only ever matches the caller's own leads.
    */
-  async upsert(input: CreateLeadInput, matchBy: LookupKey, idempotencyToken?: string): Promise<{ id: number; created: boolean }> {
+  async upsert(input: CreateLeadInput, matchBy: LookupKey, access: ClientAccess, idempotencyToken?: string): Promise<{ id: number; created: boolean }> {
     const raw = input[matchBy];
     if (raw === undefined || raw === '') throw DomainError.invalidField(matchBy, `is required when matchBy is ${matchBy}`);
     const value = matchBy === 'phone' ? this.preparation.normalisedPhone(raw, 'phone') : raw;
-    const order = await this.orders.getOrderSettings(input.orderId);
+    const order = await this.preparation.reachableOrder(input.orderId, access);
     if (!order) throw DomainError.invalidField('orderId', `order ${input.orderId} does not exist`);
     if (order.code !== input.orderCode) throw DomainError.invalidField('orderCode', `names a different order than the order id ${input.orderId}`);
 
@@ -149,11 +149,11 @@ export class LeadBulkService {
       if (made !== null) return { id: made, created: true };
       const existing = await this.repo.findLatestByKey(m, order.id, matchBy, value);
       if (existing !== null) return { id: existing, created: false };
-      const lead = await this.preparation.prepareLead(input, m);
+      const lead = await this.preparation.prepareLead(input, access, m);
       const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
       return { id: await this.leadsRepo.insertLinked(m, lead, { since, jobId: idempotencyToken ?? null }), created: true };
     });
-    if (!found.created) await this.leads.updateLead(found.id, upsertChanges(input));
+    if (!found.created) await this.leads.updateLead(found.id, upsertChanges(input), access);
     return found;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ClientAccess } from '../../common/auth-context';
 import { DomainError } from '../../common/domain-error';
 import { OrdersService } from '../orders/orders.service';
 import { Callability, explainCallable } from './domain/callable';
@@ -28,8 +29,9 @@ export class LeadCallableService {
     private readonly orders: OrdersService,
   ) {}
 
-  async callable(leadId: number, now = new Date()): Promise<LeadCallability> {
-    const lead = await this.repo.findById(leadId);
+  /** A lead `access` does not reach is a 404, as one that does not exist. */
+  async callable(leadId: number, access: ClientAccess, now = new Date()): Promise<LeadCallability> {
+    const lead = await this.repo.findById(leadId, access);
     if (!lead) throw DomainError.notFound('Lead', leadId);
     const order = await this.orders.detail(lead.orderId);
     const settings = { defaultTimeZone: order.defaultTimeZone, defaultUtcOffset: order.defaultUtcOffset, ignoreLeadTimezone: order.ignoreLeadTimezone };

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import type { ClientAccess } from '../../common/auth-context';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { DATABASE_SOURCE, reportDatabaseError } from '../../common/outage-log';
 import { databaseUnavailableReason } from '../../common/pg-errors';
@@ -117,7 +118,8 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
 
   /**
    * Asynchronous create: the job row and its queue entry commit together, so "accepted" means
-   * durably queued. The worker applies exactly the synchronous rules.
+   * durably queued. The worker applies exactly the synchronous rules, within the reach of the
+   * key `apiKeyId` (its client): another client's order fails the job as an unknown order does.
    */
   async createLeadAsync(input: CreateLeadInput, apiKeyId: number | null, idempotencyToken?: string): Promise<{ jobId: string }> {
     // With Idempotency-Key the job id is fixed by the request: a retry that runs again finds its job.
@@ -132,8 +134,9 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
     return { jobId };
   }
 
-  async getAsyncJob(jobId: string): Promise<AsyncJobView> {
-    const job = await this.jobs.findById(jobId);
+  /** A job `access` does not reach (LeadAsyncJobsRepository.findById) is a 404, as an unknown one. */
+  async getAsyncJob(jobId: string, access: ClientAccess): Promise<AsyncJobView> {
+    const job = await this.jobs.findById(jobId, access);
     if (!job) throw DomainError.notFound('Lead creation job', jobId);
     return { jobId: job.id, status: job.state, leadId: job.leadId, errors: job.errors, createdAt: job.createdAt, finishedAt: job.finishedAt };
   }
@@ -150,7 +153,7 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
     try {
       let lead: NewLead;
       try {
-        lead = await this.preparation.prepareLead(pending.payload as CreateLeadInput, db);
+        lead = await this.preparation.prepareLead(pending.payload as CreateLeadInput, { clientId: pending.clientId }, db);
       } catch (err) {
         if (err instanceof DomainError && err.kind === 'validation') {
           await this.jobs.markFailed(jobId, jobErrors(err), db);
@@ -219,7 +222,8 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
       // Settled already: a job delivered again.
       if (job.state !== 'queued') continue;
       try {
-        rows.push({ index, lead: await this.preparation.prepareLead(job.payload as CreateLeadInput, db), jobId: job.id });
+        const lead = await this.preparation.prepareLead(job.payload as CreateLeadInput, { clientId: job.clientId }, db);
+        rows.push({ index, lead, jobId: job.id });
       } catch (err) {
         if (!(err instanceof DomainError && err.kind === 'validation')) throw err;
         invalid.push({ id: job.id, errors: jobErrors(err) });

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { type ClientAccess, reachesClient } from '../../common/auth-context';
 import { DomainError } from '../../common/domain-error';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { OrdersService } from '../orders/orders.service';
@@ -35,23 +36,27 @@ export class LeadsService {
    * Synchronous create: validated, linked to its previous lead, planned; returns the id.
    * `idempotencyToken` (from `Idempotency-Key`) is stored as the lead's job id, unique per order:
    * a retry that runs again (its idempotency record lost) finds the lead instead of adding one.
+   * An order `access` does not reach is refused as one that does not exist.
    */
-  async createLead(input: CreateLeadInput, idempotencyToken?: string): Promise<{ id: number }> {
-    const lead = await this.preparation.prepareLead(input);
+  async createLead(input: CreateLeadInput, access: ClientAccess, idempotencyToken?: string): Promise<{ id: number }> {
+    const lead = await this.preparation.prepareLead(input, access);
     const since = duplicateWindowStart(new Date(), this.config.leadDuplicateWindowDays);
     // One statement, its own transaction: lead_create holds the (order, phone) lock until it commits, so the
     // lead found as previous is the latest committed one and exactly one new lead links to it.
     return { id: await this.repo.insertLinked(this.ds, lead, { since, jobId: idempotencyToken ?? null }) };
   }
 
-  /** Partial update: only the fields sent change. The rules are leadUpdate's (shared with create); applyUpdate writes them. */
-  async updateLead(id: number, input: UpdateLeadInput): Promise<void> {
+  /**
+   * Partial update: only the fields sent change. The rules are leadUpdate's (shared with create);
+   * applyUpdate writes them. A lead `access` does not reach is a 404, as one that does not exist.
+   */
+  async updateLead(id: number, input: UpdateLeadInput, access: ClientAccess): Promise<void> {
     const statuses = input.statusId !== undefined ? await this.statuses.leadStatuses() : [];
     const custom = await this.preparation.customValues(input.customValues);
     const update = leadUpdate(input, { statuses, customValues: input.customValues !== undefined ? custom.value : undefined });
     const errors = [...custom.errors, ...(update.ok ? [] : update.errors)];
     if (!update.ok || errors.length) throw DomainError.validation(errors);
-    await this.ds.transaction((m) => this.applyUpdate(m, id, update.value, statuses));
+    await this.ds.transaction((m) => this.applyUpdate(m, id, update.value, statuses, access));
   }
 
   /**
@@ -59,9 +64,9 @@ export class LeadsService {
    * the status move (and the qualified limit it may reach), its zone and the next call kept in the
    * schedule; one UPDATE.
    */
-  private async applyUpdate(m: EntityManager, id: number, update: LeadUpdate, statuses: readonly LeadStatus[]): Promise<void> {
+  private async applyUpdate(m: EntityManager, id: number, update: LeadUpdate, statuses: readonly LeadStatus[], access: ClientAccess): Promise<void> {
     const changes: LeadChanges = { ...update.changes };
-    const current = await this.lockForChange(m, id, changes.phone);
+    const current = await this.lockForChange(m, id, changes.phone, access);
     const now = new Date();
     let order: OrderSettings | null | undefined;
     const orderSettings = async () => {
@@ -90,12 +95,13 @@ export class LeadsService {
 
   /**
    * Locks the lead for an update; a phone change also takes the lead out of its duplicate chain
-   * (its neighbours are joined), under the locks lockPhoneMove takes before the row's.
+   * (its neighbours are joined), under the locks lockPhoneMove takes before the row's. A lead
+   * `access` does not reach is not found, before anything changes.
    */
-  private async lockForChange(m: EntityManager, id: number, newPhone: string | undefined): Promise<LeadForUpdate> {
+  private async lockForChange(m: EntityManager, id: number, newPhone: string | undefined, access: ClientAccess): Promise<LeadForUpdate> {
     const move = newPhone !== undefined ? await this.lockPhoneMove(m, id, newPhone) : null;
     const current = await this.repo.lockForUpdate(m, id);
-    if (!current) throw DomainError.notFound('Lead', id);
+    if (!current || !reachesClient(access, current.orderClientId)) throw DomainError.notFound('Lead', id);
     if (move) {
       if (current.phone !== move.from) throw new Error(`lead ${id}: its phone changed under its phone-change lock`);
       await this.repo.detachFromChain(m, id, current.previousLeadId, current.nextLeadId);

@@ -91,6 +91,12 @@ const leadsRepository: SqlSnapshot = {
       (db) => repo(db).insertLinkedForJob(db, NEW_LEAD, { since: NOW, jobId: 'job-1' }),
     ),
     sent({ fn: 'LeadsRepository.findById', note: 'the lead as one JSON column', inputs: 'id: 7' }, (db) => repo(db).findById(7)),
+    sent({ fn: 'LeadsRepository.findById', note: "a client key: only a lead of its client's orders", inputs: 'id: 7, access: { clientId: 2 }' }, (db) =>
+      repo(db).findById(7, { clientId: 2 }),
+    ),
+    sent({ fn: 'LeadsRepository.lockForUpdate', note: "the update's row lock, with its order's client", inputs: 'id: 7' }, (db) =>
+      repo(db).lockForUpdate(db.asManager(), 7),
+    ),
     sent(
       {
         fn: 'LeadsRepository.update',

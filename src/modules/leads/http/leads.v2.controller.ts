@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import { DomainError } from '../../../common/domain-error';
 import { IdPipe } from '../../../common/id.pipe';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import type { AuthedRequest } from '../../../common/auth-context';
+import type { AuthedRequest, ClientAccess } from '../../../common/auth-context';
+import { Access, Isolation } from '../../../common/isolation';
 import { CreateLeadInput, sourceCommentText, UpdateLeadInput } from '../domain/lead';
 import { LeadsService } from '../leads.service';
 import { LeadReadsService } from '../lead-reads.service';
@@ -26,8 +27,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const toCreateInput = (dto: CreateLeadV2Dto): CreateLeadInput => ({ ...dto, sourceComment: sourceCommentText(dto.sourceComment) });
 const toUpdateInput = (dto: UpdateLeadV2Dto): UpdateLeadInput => ({ ...dto, sourceComment: sourceCommentText(dto.sourceComment) });
 
+/** A client key reaches only the leads of its client's orders (LeadsService and the others apply its access). */
 @ApiTags('leads (v2)')
 @ApiKeyErrors()
+@Isolation('scoped')
 @Controller('v2/lead')
 export class LeadsV2Controller {
   constructor(
@@ -45,12 +48,13 @@ export class LeadsV2Controller {
     summary: 'Create a lead synchronously; data.id is the new lead',
     description:
       'The phone is normalised to E.164; orderId and orderCode must name the same order; only in-progress statuses. ' +
-      'A lead whose phone matches a lead of the same order created within LEAD_DUPLICATE_WINDOW_DAYS is secondary and linked to it.',
+      'A lead whose phone matches a lead of the same order created within LEAD_DUPLICATE_WINDOW_DAYS is secondary and linked to it. ' +
+      "A client key naming an order that is not its client's gets the 400 of an order that does not exist.",
   })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
-  create(@Body() dto: CreateLeadV2Dto, @IdempotencyToken() token?: string) {
-    return this.leads.createLead(toCreateInput(dto), token);
+  create(@Body() dto: CreateLeadV2Dto, @Access() access: ClientAccess, @IdempotencyToken() token?: string) {
+    return this.leads.createLead(toCreateInput(dto), access, token);
   }
 
   @Post('create-batch')
@@ -67,8 +71,8 @@ export class LeadsV2Controller {
   })
   @ApiEnvelope(BatchResultView)
   @ApiErrors(400, 409, 413)
-  async createBatch(@Body() dto: CreateLeadBatchV2Dto, @IdempotencyToken() token?: string) {
-    return this.bulk.createBatch(dto.leads.map(checkBatchItem), token);
+  async createBatch(@Body() dto: CreateLeadBatchV2Dto, @Access() access: ClientAccess, @IdempotencyToken() token?: string) {
+    return this.bulk.createBatch(dto.leads.map(checkBatchItem), access, token);
   }
 
   @Post('upsert')
@@ -77,15 +81,16 @@ export class LeadsV2Controller {
   @ApiOperation({
     summary: "Create or update by a key: the order's most recent lead whose matchBy field equals the body's is updated, else one is created",
     description:
+      "The key is matched within the body's order only; a client key naming an order that is not its client's gets the 400 of an order that does not exist. " +
       `matchBy is one of ${LOOKUP_KEYS.join(', ')}; the body must carry that field (400). A lead found is updated with the body's fields ` +
       'under the rules of POST /v2/lead/update/ (409 past qualifiedLeadsPerDayLimit); none: the body is created under the rules of ' +
       'POST /v2/lead/create/. Concurrent upserts of one key create one lead. data: {id, created}.',
   })
   @ApiEnvelope(UpsertResultView)
   @ApiErrors(400, 409, 413)
-  upsert(@Body() dto: UpsertLeadV2Dto, @IdempotencyToken() token?: string) {
+  upsert(@Body() dto: UpsertLeadV2Dto, @Access() access: ClientAccess, @IdempotencyToken() token?: string) {
     const { matchBy, ...body } = dto;
-    return this.bulk.upsert(toCreateInput(body), matchBy, token);
+    return this.bulk.upsert(toCreateInput(body), matchBy, access, token);
   }
 
   @Post('create-async')
@@ -95,7 +100,8 @@ export class LeadsV2Controller {
     summary: 'Queue a lead for creation; data is [] and the X-Job-Id header names the job',
     description:
       'The body shape is checked at once (400); the job is durably queued before the response. A worker then applies the ' +
-      'synchronous rules: GET /v2/lead/create-async/{jobId}/ reports queued, done (leadId) or failed (errors).',
+      "synchronous rules: GET /v2/lead/create-async/{jobId}/ reports queued, done (leadId) or failed (errors). A client key's job " +
+      "naming an order that is not its client's fails as one naming an order that does not exist.",
   })
   @ApiEnvelope('empty', {
     description: 'Queued; data is [] and X-Job-Id names the job',
@@ -110,7 +116,9 @@ export class LeadsV2Controller {
   @Get('create-async/:jobId')
   @ApiOperation({
     summary: 'State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)',
-    description: 'Refuses a jobId that is not a UUID (400); 404 for a job this service does not know.',
+    description:
+      'Refuses a jobId that is not a UUID (400); 404 for a job this service does not know. A client key reaches the jobs its ' +
+      "client's keys made and those in its client's orders; any other is a 404 as well.",
   })
   @ApiEnvelope(AsyncLeadJobView)
   @ApiErrors(400, 404)
@@ -119,9 +127,9 @@ export class LeadsV2Controller {
     schema: { type: 'string', format: 'uuid' },
     description: 'the X-Job-Id header of POST /v2/lead/create-async/ (400 when not a UUID, 404 when unknown)',
   })
-  async asyncJob(@Param('jobId') jobId: string) {
+  async asyncJob(@Param('jobId') jobId: string, @Access() access: ClientAccess) {
     if (!UUID.test(jobId)) throw DomainError.invalidField('jobId', 'must be a UUID');
-    return presentAsyncJob(await this.createJobs.getAsyncJob(jobId.toLowerCase()));
+    return presentAsyncJob(await this.createJobs.getAsyncJob(jobId.toLowerCase(), access));
   }
 
   @Post('update/:leadId')
@@ -130,38 +138,40 @@ export class LeadsV2Controller {
     summary: 'Change the fields sent (customValues, when sent, replaces the whole map, as for orders); data is []',
     description:
       'Refuses invalid fields with 400 naming each (a status id that does not exist, custom values that do not fit their field); ' +
-      '404 when the lead does not exist; 409 when a qualified status would pass the order qualifiedLeadsPerDayLimit.',
+      "404 when the lead does not exist (or, for a client key, is not in its client's orders); 409 when a qualified status would " +
+      'pass the order qualifiedLeadsPerDayLimit.',
   })
   @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('leadId')
-  async update(@Param('leadId', IdPipe) leadId: number, @Body() dto: UpdateLeadV2Dto) {
-    await this.leads.updateLead(leadId, toUpdateInput(dto));
+  async update(@Param('leadId', IdPipe) leadId: number, @Body() dto: UpdateLeadV2Dto, @Access() access: ClientAccess) {
+    await this.leads.updateLead(leadId, toUpdateInput(dto), access);
   }
 
   @Get('callable/:leadId')
   @ApiOperation({
     summary: 'Why a lead is or is not callable now (extension): reasons, local time, next callable moment',
     description:
-      "Reads the lead's zone, its order's schedule, holidays, autodialing and qualified limit. Refuses an id that is not a positive integer (400); 404 when no lead has it.",
+      "Reads the lead's zone, its order's schedule, holidays, autodialing and qualified limit. Refuses an id that is not a positive integer (400); " +
+      "404 when no lead has it, or (client key) it is not in its client's orders.",
   })
   @ApiEnvelope(LeadCallableView)
   @ApiErrors(400, 404)
   @ApiIdParam('leadId')
-  async callable(@Param('leadId', IdPipe) leadId: number) {
-    return presentLeadCallable(await this.callableNow.callable(leadId));
+  async callable(@Param('leadId', IdPipe) leadId: number, @Access() access: ClientAccess) {
+    return presentLeadCallable(await this.callableNow.callable(leadId, access));
   }
 
   @Get('detail/:leadId')
   @ApiOperation({
     summary: 'One lead (v2 shape, without previousLeadId/nextLeadId)',
-    description: 'Refuses an id that is not a positive integer (400); 404 when no lead has it.',
+    description: "Refuses an id that is not a positive integer (400); 404 when no lead has it, or (client key) it is not in its client's orders.",
   })
   @ApiEnvelope(LeadV2View)
   @ApiErrors(400, 404)
   @ApiIdParam('leadId')
-  async detail(@Param('leadId', IdPipe) leadId: number) {
-    return presentLeadV2(await this.reads.getLead(leadId));
+  async detail(@Param('leadId', IdPipe) leadId: number, @Access() access: ClientAccess) {
+    return presentLeadV2(await this.reads.getLead(leadId, access));
   }
 
   @Get()
@@ -169,7 +179,8 @@ export class LeadsV2Controller {
     summary: 'Leads ordered by id, with previousLeadId/nextLeadId; total is exact',
     description:
       'Filters: orderIds, statusIds, createdAt[0]/createdAt[1], and the lookup keys phone (normalised as on create), externalIdCrmA..D (exact). ' +
-      'Refuses with 400 an offset below 0, a limit outside 1..100, non-integer ids, an unparsable date or a phone that is not one.',
+      'Refuses with 400 an offset below 0, a limit outside 1..100, non-integer ids, an unparsable date or a phone that is not one. ' +
+      "A client key sees only its client's orders: other orderIds add nothing, and total counts only what it sees.",
   })
   @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)', example: '2026-11-01T00:00:00+03:00' })
   @ApiQuery({
@@ -188,12 +199,12 @@ export class LeadsV2Controller {
   @ApiQuery({ name: 'statusIds', required: false, type: 'integer', isArray: true, description: 'Same forms as orderIds' })
   @ApiEnvelopeList(LeadV2ListItemView)
   @ApiErrors(400)
-  async list(@Query() query: LeadLookupQueryDto) {
+  async list(@Query() query: LeadLookupQueryDto, @Access() access: ClientAccess) {
     const filter = { orderIds: query.orderIds, statusIds: query.statusIds, createdFrom: query.createdAt?.from, createdTo: query.createdAt?.to };
     const keys = Object.fromEntries(LOOKUP_KEYS.filter((k) => query[k] !== undefined).map((k) => [k, query[k]]));
     const page = Object.keys(keys).length
-      ? await this.reads.lookupLeads({ ...filter, keys }, query.offset, query.limit)
-      : await this.reads.listLeads(filter, query.offset, query.limit);
+      ? await this.reads.lookupLeads({ ...filter, keys }, query.offset, query.limit, access)
+      : await this.reads.listLeads(filter, query.offset, query.limit, access);
     return { ...page, list: page.list.map(presentLeadV2ListItem) };
   }
 }

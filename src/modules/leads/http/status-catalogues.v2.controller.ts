@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
+import { Isolation } from '../../../common/isolation';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { StatusCataloguesService } from '../status-catalogues.service';
@@ -10,7 +11,8 @@ import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKe
 
 /**
  * The lead status catalogue (the call statuses' routes are the calls module's). Reading needs only
- * the `api` scope: integrators need the ids to set `statusId`. Changing it is management (scope `admin`).
+ * the `api` scope: integrators need the ids to set `statusId`; it is schema, not customer data, so
+ * client keys read it alike. Changing it is management (scope `admin`).
  */
 @ApiTags('status catalogues')
 @ApiKeyErrors()
@@ -19,6 +21,7 @@ export class StatusCataloguesV2Controller {
   constructor(private readonly statuses: StatusCataloguesService) {}
 
   @Get('lead-status')
+  @Isolation('shared')
   @ApiOperation({
     summary: 'Lead statuses: id (the statusId), code, title, category (in-progress, qualified, rejected, closed), isDefault',
     description: 'Takes no parameters; only the key is checked (401, 403).',
@@ -29,6 +32,7 @@ export class StatusCataloguesV2Controller {
   }
 
   @Get('lead-status/detail/:id')
+  @Isolation('shared')
   @ApiOperation({
     summary: 'One lead status',
     description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',

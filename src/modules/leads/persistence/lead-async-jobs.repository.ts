@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ClientAccess } from '../../../common/auth-context';
 import type { FieldError } from '../../../common/domain-error';
 
 export type AsyncJobState = 'queued' | 'done' | 'failed';
@@ -12,6 +13,19 @@ export interface AsyncJob {
   createdAt: Date;
   finishedAt: Date | null;
 }
+
+/** A job as the worker reads it: `clientId` is the client of the key that made it (null: unrestricted). */
+export interface PendingJob {
+  state: AsyncJobState;
+  payload: unknown;
+  clientId: number | null;
+}
+
+/**
+ * The key that made a job, for its client (`k.client_id`): keys are revoked, never deleted, and
+ * keep their client, so a job's client is fixed when it is accepted.
+ */
+const JOB_CLIENT_JOIN = 'LEFT JOIN api_key k ON k.id = j.api_key_id';
 
 /** Queued rows the lost-job sweep reads and checks against the queue per round. */
 const ORPHAN_SWEEP_PAGE = 1000;
@@ -36,16 +50,25 @@ export class LeadAsyncJobsRepository {
     };
   }
 
-  async findById(id: string): Promise<AsyncJob | null> {
+  /**
+   * The job, or null when there is none or `access` does not reach it: a client key reaches the
+   * jobs its client's keys made, and those of unrestricted keys in its client's orders.
+   */
+  async findById(id: string, access: ClientAccess): Promise<AsyncJob | null> {
     const rows: AsyncJob[] = await this.ds.query(
-      `SELECT id, state, lead_id AS "leadId", errors, created_at AS "createdAt", finished_at AS "finishedAt" FROM lead_async_job WHERE id = $1`,
-      [id],
+      `SELECT j.id, j.state, j.lead_id AS "leadId", j.errors, j.created_at AS "createdAt", j.finished_at AS "finishedAt"
+         FROM lead_async_job j ${JOB_CLIENT_JOIN} LEFT JOIN call_order o ON o.id = j.order_id
+        WHERE j.id = $1 AND ($2::int IS NULL OR coalesce(k.client_id, o.client_id) = $2)`,
+      [id, access.clientId],
     );
     return rows[0] ?? null;
   }
 
-  async findPending(id: string, m: EntityManager = this.ds.manager): Promise<{ state: AsyncJobState; payload: unknown } | null> {
-    const rows: { state: AsyncJobState; payload: unknown }[] = await m.query(`SELECT state, payload FROM lead_async_job WHERE id = $1`, [id]);
+  /** The job's state and payload, and the client of the key that made it (the worker creates under its reach). */
+  async findPending(id: string, m: EntityManager = this.ds.manager): Promise<PendingJob | null> {
+    const rows: PendingJob[] = await m.query(`SELECT j.state, j.payload, k.client_id AS "clientId" FROM lead_async_job j ${JOB_CLIENT_JOIN} WHERE j.id = $1`, [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -53,8 +76,12 @@ export class LeadAsyncJobsRepository {
    * The rows of many jobs in one query, in the order they were accepted (`created_at`, ties in the
    * order given); ids without a row are absent.
    */
-  async findPendingMany(ids: string[], m: EntityManager = this.ds.manager): Promise<{ id: string; state: AsyncJobState; payload: unknown }[]> {
-    return m.query(`SELECT id, state, payload FROM lead_async_job WHERE id = ANY($1::uuid[]) ORDER BY created_at, array_position($1::uuid[], id)`, [ids]);
+  async findPendingMany(ids: string[], m: EntityManager = this.ds.manager): Promise<(PendingJob & { id: string })[]> {
+    return m.query(
+      `SELECT j.id, j.state, j.payload, k.client_id AS "clientId" FROM lead_async_job j ${JOB_CLIENT_JOIN}
+        WHERE j.id = ANY($1::uuid[]) ORDER BY j.created_at, array_position($1::uuid[], j.id)`,
+      [ids],
+    );
   }
 
   /** Locks the job row: one worker at a time acts on a job, whatever the queue delivers twice. */

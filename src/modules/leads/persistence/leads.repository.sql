@@ -302,7 +302,7 @@ SELECT EXISTS (SELECT 1 FROM job) AS queued, (SELECT id FROM created) AS "leadId
 
 -- LeadsRepository.findById: the lead as one JSON column
 -- inputs: id: 7
--- $1 = 7
+-- $1 = 7, $2 = null
 SELECT json_build_object('id', l.id, 'orderId', l.order_id, 'orderCode', o.code, 'name', l.name, 'phone', l.phone,
   'sourceComment', l.source_comment, 'ip', l.ip, 'externalIdCrmA', l.external_id_crm_a, 'externalIdCrmB',
   l.external_id_crm_b, 'externalIdCrmC', l.external_id_crm_c, 'externalIdCrmD', l.external_id_crm_d, 'statusId',
@@ -312,7 +312,29 @@ SELECT json_build_object('id', l.id, 'orderId', l.order_id, 'orderCode', o.code,
   l.social_a_id::text, 'socialBLogin', l.social_b_login, 'messengerUserName', l.messenger_user_name, 'messengerPhone',
   l.messenger_phone, 'adCampaignId', l.ad_campaign_id, 'customValues', l.custom_values, 'selectionType',
   l.selection_type, 'city', l.city, 'additionalParams', l.additional_params, 'createdAt', l.created_at, 'updatedAt',
-  l.updated_at) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1;
+  l.updated_at) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1 AND ($2::int IS NULL OR o.client_id = $2);
+
+-- LeadsRepository.findById: a client key: only a lead of its client's orders
+-- inputs: id: 7, access: { clientId: 2 }
+-- $1 = 7, $2 = 2
+SELECT json_build_object('id', l.id, 'orderId', l.order_id, 'orderCode', o.code, 'name', l.name, 'phone', l.phone,
+  'sourceComment', l.source_comment, 'ip', l.ip, 'externalIdCrmA', l.external_id_crm_a, 'externalIdCrmB',
+  l.external_id_crm_b, 'externalIdCrmC', l.external_id_crm_c, 'externalIdCrmD', l.external_id_crm_d, 'statusId',
+  l.status_id, 'leadType', l.lead_type, 'createMethod', l.create_method, 'source', l.source, 'isSecondary',
+  l.is_secondary, 'previousLeadId', l.previous_lead_id, 'nextLeadId', l.next_lead_id, 'planningCallAt',
+  l.planning_call_at, 'priority', l.priority, 'utcOffset', l.utc_offset, 'timeZone', l.time_zone, 'socialAId',
+  l.social_a_id::text, 'socialBLogin', l.social_b_login, 'messengerUserName', l.messenger_user_name, 'messengerPhone',
+  l.messenger_phone, 'adCampaignId', l.ad_campaign_id, 'customValues', l.custom_values, 'selectionType',
+  l.selection_type, 'city', l.city, 'additionalParams', l.additional_params, 'createdAt', l.created_at, 'updatedAt',
+  l.updated_at) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1 AND ($2::int IS NULL OR o.client_id = $2);
+
+-- LeadsRepository.lockForUpdate: the update's row lock, with its order's client
+-- inputs: id: 7
+-- $1 = 7
+SELECT l.order_id AS "orderId", l.phone AS "phone", l.status_id AS "statusId", l.utc_offset AS "utcOffset",
+  l.time_zone AS "timeZone", l.planning_call_at AS "planningCallAt", l.qualified_at AS "qualifiedAt",
+  l.previous_lead_id AS "previousLeadId", l.next_lead_id AS "nextLeadId",
+  o.client_id AS "orderClientId" FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1 FOR UPDATE OF l;
 
 -- LeadsRepository.update: only the fields given
 -- inputs: id: 7, changes: { statusId: 2, planningCallAt: 2026-11-22T10:30:00.000Z, customValues: { color: "blue" } }

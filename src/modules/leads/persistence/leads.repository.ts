@@ -11,6 +11,7 @@ import { type PreparedStatement, queryPrepared } from '../../../database/prepare
 import type { Assert, SameKeys } from '../../../database/entity-columns';
 import { LEAD_COLUMNS, LEAD_READ_COLUMNS } from './lead-columns';
 import type { LeadEntity } from './lead.entity';
+import { type ClientAccess, UNRESTRICTED } from '../../../common/auth-context';
 
 /** Lead columns as domain fields (LEAD_READ_COLUMNS); `l` is the lead, `o` its order. */
 export const LEAD_SELECT = [
@@ -59,11 +60,14 @@ export function leadJsonPairs(select: string): string {
 
 /**
  * The detail read, prepared once per connection (planning is most of its PostgreSQL time), the lead as one JSON column: pg's
- * per-row result object for 33 columns costs more CPU than json_build_object plus one JSON.parse.
+ * per-row result object for 33 columns costs more CPU than json_build_object plus one JSON.parse. $2 is a client key's client
+ * (null: any): another client's lead reads as no lead, in the same statement.
  */
 const LEAD_DETAIL: PreparedStatement = {
   name: 'lead_detail',
-  text: `SELECT json_build_object(${leadJsonPairs(LEAD_SELECT)}) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1`,
+  text:
+    `SELECT json_build_object(${leadJsonPairs(LEAD_SELECT)}) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id ` +
+    `WHERE l.id = $1 AND ($2::int IS NULL OR o.client_id = $2)`,
 };
 
 /** Writable columns of an update, by domain field. */
@@ -80,8 +84,8 @@ export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'custom
 type _ChangesAreColumns = Assert<SameKeys<keyof LeadChanges & keyof LeadEntity, keyof LeadChanges>>;
 
 const FOR_UPDATE_FIELDS = ['orderId', 'phone', 'statusId', 'utcOffset', 'timeZone', 'planningCallAt', 'qualifiedAt', 'previousLeadId', 'nextLeadId'] as const;
-/** The state an update decides on, read under a row lock. */
-export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]>;
+/** The state an update decides on, read under a row lock, and its order's client (who may change it). */
+export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]> & { orderClientId: number | null };
 const FOR_UPDATE = LEAD_COLUMNS.only(FOR_UPDATE_FIELDS);
 
 /** The lead as a recorded call needs it (LeadForCall). */
@@ -140,8 +144,9 @@ export class LeadsRepository {
     return leadId;
   }
 
-  async findById(id: number): Promise<Lead | null> {
-    const rows = await queryPrepared<{ lead: Record<string, unknown> }>(this.ds, LEAD_DETAIL, [id]);
+  /** The lead, or null when there is none or `access` does not reach its order. */
+  async findById(id: number, access: ClientAccess = UNRESTRICTED): Promise<Lead | null> {
+    const rows = await queryPrepared<{ lead: Record<string, unknown> }>(this.ds, LEAD_DETAIL, [id, access.clientId]);
     const row = rows[0]?.lead;
     return row ? LEAD_READ_COLUMNS.reviveTimestamps<Lead>(row) : null;
   }
@@ -173,7 +178,10 @@ export class LeadsRepository {
   }
 
   async lockForUpdate(m: EntityManager, id: number): Promise<LeadForUpdate | null> {
-    const rows: LeadForUpdate[] = await m.query(`SELECT ${FOR_UPDATE.select()} FROM lead WHERE id = $1 FOR UPDATE`, [id]);
+    const rows: LeadForUpdate[] = await m.query(
+      `SELECT ${FOR_UPDATE.select('l')}, o.client_id AS "orderClientId" FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1 FOR UPDATE OF l`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 
