@@ -6,7 +6,8 @@ import { startChild } from './support/child';
 import { benchLeads } from './support/bench-leads';
 import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { getRandomIds, idRange } from './support/load';
-import { LoadTarget, MeasuredLoad, mdRow, measuredLoad } from './support/measured-load';
+import { CONNECTIONS, failures, interleaved, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
+import { mdRow } from './support/measured-load';
 import { BenchSection } from './support/report';
 
 /**
@@ -14,20 +15,6 @@ import { BenchSection } from './support/report';
  * comma-separated for several). Each build runs alone in its process without workers, rounds interleaved path by path, the least disturbed
  * round counting; ratios are this build's throughput over the baseline's, by server CPU per request and by requests per second.
  */
-
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 4);
-const CONNECTIONS = 16;
-
-interface PathResult {
-  path: string;
-  build: string;
-  /** The round with the least server CPU per request. */
-  best: MeasuredLoad;
-  /** The most requests per second of any round. */
-  mostRequestsPerSecond: number;
-  rounds: MeasuredLoad[];
-}
 
 export async function buildAbBench(): Promise<BenchSection> {
   if (!baselineDists().length) throw new Error('build-ab compares builds: set BENCH_BASELINE_DIST to the dist/ of another build');
@@ -41,7 +28,7 @@ export async function buildAbBench(): Promise<BenchSection> {
   await seeder.call('seed');
   await seeder.stop();
   const builds = await startAppBuilds(db.url, env);
-  const results: PathResult[] = [];
+  const results: VariantResult[] = [];
   try {
     const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
     // One stream of bodies for all builds: each create is a new phone (one in ten a duplicate to link), whichever build gets it.
@@ -65,7 +52,8 @@ export async function buildAbBench(): Promise<BenchSection> {
       ['POST /v2/lead/create/', create],
       ['GET /v2/lead/detail/{id}/', detail],
     ] as const) {
-      results.push(...(await interleaved(name, builds, options, (b) => ({ pid: b.child.pid, cluster, databaseUrl: db.url }))));
+      const variants = builds.map((b) => ({ label: b.label, options: options(b), target: { pid: b.child.pid, cluster, databaseUrl: db.url } }));
+      results.push(...(await interleaved(name, variants)));
     }
   } finally {
     for (const b of builds) await b.child.stop();
@@ -82,30 +70,7 @@ export async function buildAbBench(): Promise<BenchSection> {
   };
 }
 
-/** One path on every build: a warm-up each, then ROUNDS rounds taking the builds in turn, each round starting with the next build. */
-async function interleaved(
-  name: string,
-  builds: AppBuild[],
-  options: (b: AppBuild) => autocannon.Options,
-  target: (b: AppBuild) => LoadTarget,
-): Promise<PathResult[]> {
-  const load = (b: AppBuild, duration: number) => measuredLoad(`${name} (${b.label})`, { ...options(b), duration, connections: CONNECTIONS }, target(b));
-  for (const b of builds) await load(b, 2);
-  const rounds = new Map<AppBuild, MeasuredLoad[]>(builds.map((b) => [b, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let i = 0; i < builds.length; i++) {
-      const b = builds[(round + i) % builds.length];
-      rounds.get(b)!.push(await load(b, SECONDS));
-    }
-  }
-  return builds.map((b) => {
-    const measured = rounds.get(b)!;
-    const best = [...measured].sort((x, y) => (x.serverCpuMs ?? Infinity) - (y.serverCpuMs ?? Infinity))[0];
-    return { path: name, build: b.label, best, mostRequestsPerSecond: Math.max(...measured.map((m) => m.requestsPerSecond)), rounds: measured };
-  });
-}
-
-function markdown(results: PathResult[]): string {
+function markdown(results: VariantResult[]): string {
   const lines = [
     `${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per build and path, interleaved. CPU and p50: the build's round with the least ` +
       'server CPU per request; req/s: its round with the most. "current vs": CPU per request of the baseline over this build (the throughput ' +
@@ -126,14 +91,13 @@ function markdown(results: PathResult[]): string {
   ];
   const ratio = (a: number | null, b: number | null) => (a && b ? `${(a / b).toFixed(2)}x` : '');
   for (const r of results) {
-    const current = results.find((x) => x.path === r.path && x.build === 'current')!;
-    const isBaseline = r.build !== 'current';
-    const errors = r.rounds.reduce((n, m) => n + m.errors, 0);
-    const non2xx = r.rounds.reduce((n, m) => n + m.non2xx, 0);
+    const current = results.find((x) => x.path === r.path && x.label === 'current')!;
+    const isBaseline = r.label !== 'current';
+    const { errors, non2xx } = failures(r);
     lines.push(
       mdRow([
         r.path,
-        r.build,
+        r.label,
         r.best.serverCpuMs ?? '',
         r.best.postgresCpuMs ?? '',
         r.best.p50Ms,

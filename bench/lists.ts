@@ -1,15 +1,10 @@
 import os from 'node:os';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source';
-import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../src/modules/calls/persistence/call-counters';
-import { LEAD_COUNTERS } from '../src/modules/leads/persistence/lead-counters';
-import { LEAD_PLANNING_COUNTERS } from '../src/modules/leads/persistence/lead-planning-counters';
-import { generateApiKey, hashApiKey, keyPrefix } from '../src/modules/auth/domain/api-key';
 import { ChildServer, startChild } from './support/child';
+import { assignBenchClient, BenchClient, clientCases, clientLeadsPercent, clientPhone, createApiKey } from './support/client-cases';
 import { BenchCluster, BenchDatabase, cloneBenchDatabase, createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { mdRow } from './support/measured-load';
-import { createPopulation, grow, Population } from './support/realistic-data';
+import { compactAndAnalyze, createPopulation, grow, Population } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
@@ -26,7 +21,7 @@ const STAGES = (process.env.BENCH_LIST_STAGES ?? '10000,1000000').split(',').map
 /** Only the cases whose name matches (a regular expression), e.g. BENCH_LIST_CASES=lookup. */
 const CASES = new RegExp(process.env.BENCH_LIST_CASES ?? '');
 
-interface Filter {
+export interface Filter {
   orderIds?: number[];
   statusIds?: number[];
   userIds?: number[];
@@ -39,56 +34,11 @@ interface Filter {
   externalIdCrmA?: string;
 }
 
-interface Case {
+export interface Case {
   name: string;
   filter: Filter;
-  /** Asked with the client key (BenchClient): only its orders' leads count. */
+  /** Requested with client C's key (support/client-cases.ts): the exact count is over C's orders. */
   client?: boolean;
-}
-
-/** A client owning every third order of the population, and a key of it (scope api). */
-interface BenchClient {
-  orderIds: number[];
-  key: string;
-}
-
-/** Gives every third order to a new client and stores a client key (before the tables grow: every copy has them). */
-async function createBenchClient(pool: Pool, pop: Population): Promise<BenchClient> {
-  const orderIds = [...pop.zipf, pop.paused, pop.ends, ...pop.tiny].filter((_, i) => i % 3 === 0);
-  const [{ id }] = (await pool.query(`INSERT INTO client (name) VALUES ('bench-client') RETURNING id`)).rows;
-  await pool.query(`UPDATE call_order SET client_id = $1 WHERE id = ANY($2::int[])`, [id, orderIds]);
-  const key = generateApiKey();
-  await pool.query(`INSERT INTO api_key (name, key_prefix, key_hash, scopes, client_id) VALUES ('bench-client', $1, $2, '{api}', $3)`, [
-    keyPrefix(key),
-    hashApiKey(key),
-    id,
-  ]);
-  return { orderIds, key };
-}
-
-/**
- * The client key's cases: its whole reach, one of its orders, its orders mixed with others, the
- * last day, a status, a lookup; and its orders as an unrestricted key's orderIds, the same leads
- * without the reach (the cost of the client's order ids read per request).
- */
-function clientCases(client: BenchClient, pop: Population, day: { from: Date; to: Date }): Case[] {
-  const [own, other] = [pop.zipf[0], pop.zipf[1]];
-  return [
-    { name: 'client key: no filter', filter: {}, client: true },
-    { name: 'unrestricted: the client orders as orderIds', filter: { orderIds: client.orderIds } },
-    { name: 'client key: its big order', filter: { orderIds: [own] }, client: true },
-    { name: 'client key: its small order', filter: { orderIds: [pop.zipf[27]] }, client: true },
-    { name: "client key: its order + another client's", filter: { orderIds: [own, other] }, client: true },
-    { name: 'client key: createdAt last day', filter: { ...day }, client: true },
-    { name: 'client key: status only (1 in 15)', filter: { statusIds: [30] }, client: true },
-    { name: 'client key: lookup phone', filter: { phone: '+79160001234' }, client: true },
-  ];
-}
-
-/** A client case's filter as what it counts: orderIds confined to the client's orders. */
-function reached(f: Filter, client: BenchClient): Filter {
-  const own = new Set(client.orderIds);
-  return { ...f, orderIds: f.orderIds ? f.orderIds.filter((id) => own.has(id)) : client.orderIds };
 }
 
 interface CaseResult {
@@ -109,7 +59,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 /** The cases at one size; time ranges follow the data (the middle 40% of the arrivals, the last day). */
-function cases(kind: Kind, pop: Population, size: number, fewLeads: number[], client: BenchClient): Case[] {
+function cases(kind: Kind, pop: Population, size: number, fewLeads: number[], client: BenchClient, phone: string): Case[] {
   const [big, , , , , , , mid] = pop.zipf;
   const small = pop.zipf[29];
   const middle = {
@@ -118,6 +68,7 @@ function cases(kind: Kind, pop: Population, size: number, fewLeads: number[], cl
   };
   const last = pop.timeOf(size - 1).getTime();
   const day = { from: new Date(last - 36 * HOUR + 17 * MIN + 123), to: new Date(last - 12 * HOUR + 43 * MIN + 456) };
+  const ofClient = clientCases(kind, pop, client, phone, { middle, day });
   const shared: Case[] = [
     { name: 'big order (~24%)', filter: { orderIds: [big] } },
     { name: 'mid order (~3%)', filter: { orderIds: [mid] } },
@@ -147,7 +98,7 @@ function cases(kind: Kind, pop: Population, size: number, fewLeads: number[], cl
       { name: 'lookup: phone', filter: { phone: '+79160001234' } },
       { name: 'lookup: externalIdCrmA', filter: { externalIdCrmA: 'CRM-A-1234' } },
       { name: 'lookup: externalIdCrmA + statuses 1-4', filter: { externalIdCrmA: 'CRM-A-1234', statusIds: [1, 2, 3, 4] } },
-      ...clientCases(client, pop, day),
+      ...ofClient,
     ];
   }
   const agent = pop.agents[7];
@@ -163,6 +114,7 @@ function cases(kind: Kind, pop: Population, size: number, fewLeads: number[], cl
     { name: 'paused-resumed order', filter: { orderIds: [pop.paused] } },
     { name: 'order at both ends', filter: { orderIds: [pop.ends] } },
     { name: 'order at both ends, offset 60', filter: { orderIds: [pop.ends], offset: 60 } },
+    ...ofClient,
   ];
 }
 
@@ -180,10 +132,12 @@ function queryString(f: Filter, limit: number): string {
   return q.join('&');
 }
 
-async function exactCount(pool: Pool, kind: Kind, f: Filter): Promise<number> {
+/** count(*) of the rows the filter matches, within the orders `within` when set (a client key's). */
+async function exactCount(pool: Pool, kind: Kind, f: Filter, within?: number[]): Promise<number> {
   const conds: string[] = [];
   const params: unknown[] = [];
   const add = (sql: string, v: unknown) => (params.push(v), conds.push(sql.replace('?', `$${params.length}`)));
+  if (within) add('order_id = ANY(?::int[])', within);
   if (f.orderIds) add('order_id = ANY(?::int[])', f.orderIds);
   if (f.statusIds) add('status_id = ANY(?::int[])', f.statusIds);
   if (f.userIds) add('user_id = ANY(?::int[])', f.userIds);
@@ -251,32 +205,13 @@ async function measureCase(targets: Target[], paths: string[], statements: boole
   );
 }
 
-/** Folds every pending counter delta (the app's own compactor may hold a set's lock meanwhile), then fresh statistics. */
-async function compactAndAnalyze(url: string, pool: Pool): Promise<void> {
-  const ds = await new DataSource(dataSourceOptions(url, { logging: ['error'] })).initialize();
-  try {
-    for (;;) {
-      for (const set of [LEAD_COUNTERS, LEAD_PLANNING_COUNTERS, CALL_COUNTERS, CALL_USER_COUNTERS]) while ((await set.compact(ds, 50_000)) > 0);
-      const [{ n }] = (
-        await pool.query(
-          `SELECT (SELECT count(*) FROM lead_count_delta) + (SELECT count(*) FROM lead_planning_count_delta) + (SELECT count(*) FROM call_count_delta) + (SELECT count(*) FROM call_user_count_delta) AS n`,
-        )
-      ).rows;
-      if (Number(n) === 0) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } finally {
-    await ds.destroy();
-  }
-  await pool.query(`VACUUM ANALYZE`);
-}
-
 export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
   const cluster: BenchCluster = await startBenchCluster();
   const db = await createBenchDatabase(cluster);
   const machine = await describeMachine(db.url);
   const results: Record<Kind, Record<string, CaseResult[]>> = { leads: {}, calls: {} };
   const growth: { size: number; seconds: number; leads: number; calls: number }[] = [];
+  const clientInfo = { orders: 0, leadsPercent: 0 };
   // The table at each size: a copy frozen at every stage but the last, the grown table itself at the last.
   const sizes: { size: number; db: BenchDatabase }[] = [];
   const apps: ChildServer<{ url: string; apiKey: string }>[] = [];
@@ -284,7 +219,7 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
   try {
     let pool = new Pool({ connectionString: db.url, max: 2 });
     const pop = await createPopulation(pool, STAGES);
-    const client = await createBenchClient(pool, pop);
+    const client = await assignBenchClient(pool, pop);
     let size = 0;
     for (const [i, stage] of STAGES.entries()) {
       const t0 = performance.now();
@@ -313,6 +248,9 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
       pools.push(p);
       targets.push({ url: app.ready.url, apiKey: app.ready.apiKey, pool: p });
     }
+    const clientTargets = await Promise.all(targets.map(async (t) => ({ ...t, apiKey: await createApiKey(t.url, t.apiKey, 'bench-client', client.id) })));
+    const phone = await clientPhone(pools[0], client);
+    Object.assign(clientInfo, { orders: client.orderIds.length, leadsPercent: await clientLeadsPercent(pools[pools.length - 1], client) });
     const few = await Promise.all(
       pools.map(
         async (p) =>
@@ -324,18 +262,17 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
       ),
     );
     for (const kind of kinds) {
-      const perSize = sizes.map((s, i) => cases(kind, pop, s.size, few[i] ?? [1], client));
+      const perSize = sizes.map((s, i) => cases(kind, pop, s.size, few[i] ?? [1], client, phone));
       const path = kind === 'leads' ? '/v2/lead/' : '/v2/call/';
-      for (const [c, { name }] of perSize[0].entries()) {
+      for (const [c, { name, client: asClient }] of perSize[0].entries()) {
         if (!CASES.test(name)) continue;
         // Pages of the same size at every size: a filter matching 11 rows at 10k and 1,064 at 1M is
         // compared on pages of 11 rows, so the ratio is the cost of the data, not of a longer page.
-        const asClient = perSize[0][c].client === true;
-        const exact = await Promise.all(pools.map((p, i) => exactCount(p, kind, asClient ? reached(perSize[i][c].filter, client) : perSize[i][c].filter)));
+        const exact = await Promise.all(pools.map((p, i) => exactCount(p, kind, perSize[i][c].filter, asClient ? client.orderIds : undefined)));
         const offset = perSize[0][c].filter.offset ?? 0;
         const limit = Math.max(1, Math.min(LIMIT, exact[0] - offset));
         const measured = await measureCase(
-          asClient ? targets.map((target) => ({ ...target, apiKey: client.key })) : targets,
+          asClient ? clientTargets : targets,
           perSize.map((cs) => `${path}?${queryString(cs[c].filter, limit)}`),
           cluster.statements,
         );
@@ -365,13 +302,19 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
     await cluster.stop();
   }
   machine.loadEnd = os.loadavg()[0];
-  return { bench: `lists (${kinds.join(', ')})`, machine, markdown: markdown(kinds, results, growth), data: { stages: STAGES, growth, results } };
+  return {
+    bench: `lists (${kinds.join(', ')})`,
+    machine,
+    markdown: markdown(kinds, results, growth, clientInfo),
+    data: { stages: STAGES, growth, client: clientInfo, results },
+  };
 }
 
 function markdown(
   kinds: Kind[],
   results: Record<Kind, Record<string, CaseResult[]>>,
   growth: { size: number; seconds: number; leads: number; calls: number }[],
+  client: { orders: number; leadsPercent: number },
 ): string {
   const sizes = growth.map((g) => (g.size >= 1e6 ? `${g.size / 1e6}M` : `${g.size / 1e3}k`));
   const lines = [
@@ -379,6 +322,8 @@ function markdown(
       `${REQUESTS} sequential requests per case and size, sizes in turn, after ${WARMUP} of warm-up; p50 (p95) in ms; ` +
       `DB = time of the statements the service sent, ms per request (pg_stat_statements).`,
     `Sizes: ${growth.map((g) => `${g.leads} leads / ${g.calls} calls (grown and compacted in ${g.seconds} s)`).join('; ')}.`,
+    `"client key" cases: requested with a key of client C, which owns ${client.orders} of the 34 orders, interleaved with the others ` +
+      `(${client.leadsPercent}% of the leads at the last size); their exact count is over C's orders.`,
   ];
   for (const kind of kinds) {
     lines.push('', `### ${kind === 'leads' ? 'GET /v2/lead/' : 'GET /v2/call/'}`, '');

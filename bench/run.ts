@@ -1,5 +1,6 @@
 import { authCacheBench } from './auth-cache';
 import { buildAbBench } from './build-ab';
+import { clientKeyBench } from './client-key';
 import { leadBatchBench } from './lead-batch';
 import { leadCreateBench } from './lead-create';
 import { listsBench } from './lists';
@@ -26,6 +27,7 @@ const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   'request-cost': requestCostBench,
   webhooks: webhooksBench,
   'build-ab': buildAbBench,
+  'client-key': clientKeyBench,
 };
 const DEFAULT = ['lead-create', 'lists'];
 

@@ -42,15 +42,11 @@ export async function idRange(pool: Pool, table: string): Promise<IdRange> {
   return (await pool.query(`SELECT min(id) AS lo, max(id) AS hi FROM ${table}`)).rows[0] as IdRange;
 }
 
-/** GET `{base}{prefix}{id}/`, each request a random id of `ids`. */
-export function getRandomIds(base: string, prefix: string, ids: IdRange, headers: Record<string, string> = {}): autocannon.Options {
+/** GET `{base}{prefix}{id}/`, each request a random id of `ids` (a range, or a list of ids). */
+export function getRandomIds(base: string, prefix: string, ids: IdRange | readonly number[], headers: Record<string, string> = {}): autocannon.Options {
+  const pick = (): number => ('lo' in ids ? ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1)) : ids[Math.floor(Math.random() * ids.length)]);
   return {
     url: base,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${ids.lo + Math.floor(Math.random() * (ids.hi - ids.lo + 1))}/` }),
-      },
-    ],
+    requests: [{ method: 'GET', setupRequest: (req: autocannon.Request) => ({ ...req, headers, path: `${prefix}${pick()}/` }) }],
   };
 }

@@ -1,4 +1,9 @@
 import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source';
+import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../../src/modules/calls/persistence/call-counters';
+import { LEAD_COUNTERS } from '../../src/modules/leads/persistence/lead-counters';
+import { LEAD_PLANNING_COUNTERS } from '../../src/modules/leads/persistence/lead-planning-counters';
 
 /**
  * Lead and call tables shaped like production, grown in stages so the same table is measured small and large (STYLE.md): arrivals in id
@@ -101,4 +106,24 @@ async function addCalls(pool: Pool, pop: Population, lo: number, hi: number): Pr
      ORDER BY c.at`,
     [pop.agents, pop.sipId, CALL_STATUS_MIX, lo, hi],
   );
+}
+
+/** Folds every pending counter delta (the app's own compactor may hold a set's lock meanwhile), then fresh statistics. */
+export async function compactAndAnalyze(url: string, pool: Pool): Promise<void> {
+  const ds = await new DataSource(dataSourceOptions(url, { logging: ['error'] })).initialize();
+  try {
+    for (;;) {
+      for (const set of [LEAD_COUNTERS, LEAD_PLANNING_COUNTERS, CALL_COUNTERS, CALL_USER_COUNTERS]) while ((await set.compact(ds, 50_000)) > 0);
+      const [{ n }] = (
+        await pool.query(
+          `SELECT (SELECT count(*) FROM lead_count_delta) + (SELECT count(*) FROM lead_planning_count_delta) + (SELECT count(*) FROM call_count_delta) + (SELECT count(*) FROM call_user_count_delta) AS n`,
+        )
+      ).rows;
+      if (Number(n) === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await ds.destroy();
+  }
+  await pool.query(`VACUUM ANALYZE`);
 }
