@@ -1,17 +1,16 @@
 import type autocannon from 'autocannon';
 import os from 'node:os';
 import { Pool } from 'pg';
-import { AppBuild, AppReady, baselineDists, startAppBuilds } from './support/app-builds';
-import { startChild } from './support/child';
+import { AppBuild, baselineDists, startAppBuilds } from './support/app-builds';
 import { benchLeads } from './support/bench-leads';
-import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
+import { describeMachine, startBenchCluster } from './support/cluster';
 import { getRandomIds, idRange } from './support/load';
 import { CONNECTIONS, failures, interleaved, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
 import { mdRow } from './support/measured-load';
 import { BenchSection } from './support/report';
 
 /**
- * This build against other builds on the create and detail paths, in one run on one database (`BENCH_BASELINE_DIST=<checkout>/dist`,
+ * This build against other builds on the create and detail paths, in one run, each build on its own database (`BENCH_BASELINE_DIST=<checkout>/dist`,
  * comma-separated for several). Each build runs alone in its process without workers, rounds interleaved path by path, the least disturbed
  * round counting; ratios are this build's throughput over the baseline's, by server CPU per request and by requests per second.
  */
@@ -19,21 +18,13 @@ import { BenchSection } from './support/report';
 export async function buildAbBench(): Promise<BenchSection> {
   if (!baselineDists().length) throw new Error('build-ab compares builds: set BENCH_BASELINE_DIST to the dist/ of another build');
   const cluster = await startBenchCluster();
-  const db = await createBenchDatabase(cluster);
-  const machine = await describeMachine(db.url);
-  const pool = new Pool({ connectionString: db.url, max: 2 });
   const env = { WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' };
-  // The demo data is loaded by a process of its own, so that the measured processes have all done the same work before their loads.
-  const seeder = await startChild<AppReady>('app-server.js', { BENCH_APP_DATABASE_URL: db.url, BENCH_APP_ENV: JSON.stringify(env) });
-  await seeder.call('seed');
-  await seeder.stop();
-  const builds = await startAppBuilds(db.url, env);
+  const builds = await startAppBuilds(cluster, env);
+  const machine = await describeMachine(builds[0].db.url);
+  const data = new Map<AppBuild, { bodies: ReturnType<typeof benchLeads>; leads: Awaited<ReturnType<typeof idRange>> }>();
   const results: VariantResult[] = [];
   try {
-    const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
-    // One stream of bodies for all builds: each create is a new phone (one in ten a duplicate to link), whichever build gets it.
-    const bodies = benchLeads(order);
-    const leads = await idRange(pool, 'lead');
+    for (const b of builds) data.set(b, await buildData(b));
     const create = (b: AppBuild): autocannon.Options => ({
       url: `${b.child.ready.url}/v2/lead/create/`,
       requests: [
@@ -42,23 +33,24 @@ export async function buildAbBench(): Promise<BenchSection> {
           setupRequest: (req: autocannon.Request) => ({
             ...req,
             headers: { 'content-type': 'application/json', 'x-api-key': b.child.ready.apiKey! },
-            body: JSON.stringify(bodies.lead()),
+            body: JSON.stringify(data.get(b)!.bodies.lead()),
           }),
         },
       ],
     });
-    const detail = (b: AppBuild) => getRandomIds(b.child.ready.url, '/v2/lead/detail/', leads, { 'x-api-key': b.child.ready.apiKey! });
+    const detail = (b: AppBuild) => getRandomIds(b.child.ready.url, '/v2/lead/detail/', data.get(b)!.leads, { 'x-api-key': b.child.ready.apiKey! });
     for (const [name, options] of [
       ['POST /v2/lead/create/', create],
       ['GET /v2/lead/detail/{id}/', detail],
     ] as const) {
-      const variants = builds.map((b) => ({ label: b.label, options: options(b), target: { pid: b.child.pid, cluster, databaseUrl: db.url } }));
+      const variants = builds.map((b) => ({ label: b.label, options: options(b), target: { pid: b.child.pid, cluster, databaseUrl: b.db.url } }));
       results.push(...(await interleaved(name, variants)));
     }
   } finally {
-    for (const b of builds) await b.child.stop();
-    await pool.end();
-    await db.drop();
+    for (const b of builds) {
+      await b.child.stop();
+      await b.db.drop();
+    }
     await cluster.stop();
   }
   machine.loadEnd = os.loadavg()[0];
@@ -68,6 +60,17 @@ export async function buildAbBench(): Promise<BenchSection> {
     markdown: markdown(results),
     data: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, builds: builds.map((b) => b.label), results },
   };
+}
+
+/** A build's create bodies (a new phone each, one in ten a duplicate to link) into its first demo order, and its demo leads' ids. */
+async function buildData(b: AppBuild) {
+  const pool = new Pool({ connectionString: b.db.url, max: 1 });
+  try {
+    const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
+    return { bodies: benchLeads(order), leads: await idRange(pool, 'lead') };
+  } finally {
+    await pool.end();
+  }
 }
 
 function markdown(results: VariantResult[]): string {

@@ -4,7 +4,7 @@ import type autocannon from 'autocannon';
 import { Pool } from 'pg';
 import { startAppBuilds } from './support/app-builds';
 import { startChild } from './support/child';
-import { createBenchDatabase, startBenchCluster } from './support/cluster';
+import { startBenchCluster } from './support/cluster';
 import { getRandomIds, idRange } from './support/load';
 import { forEachBusySample, ProfileNode, readProfile } from './support/profile-summary';
 import { LoadTarget, measuredLoad } from './support/measured-load';
@@ -56,15 +56,23 @@ async function topFunctions(file: string, n = 45): Promise<string> {
   return `self:\n${fmt(self)}\n\ninclusive:\n${fmt(incl)}`;
 }
 
+/** `work` on a pool of its own for `url`, closed after. */
+async function withPool<T>(url: string, work: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = new Pool({ connectionString: url, max: 1 });
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
 async function main(): Promise<void> {
   const cluster = await startBenchCluster();
-  const db = await createBenchDatabase(cluster);
-  const pool = new Pool({ connectionString: db.url, max: 2 });
   const appEnv = { WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000', ...(JSON.parse(process.env.BENCH_APP_EXTRA_ENV ?? '{}') as Record<string, string>) };
-  const [{ child: app }, ...baselines] = await startAppBuilds(db.url, appEnv);
+  const [{ child: app, db }, ...baselines] = await startAppBuilds(cluster, appEnv);
+  const pool = new Pool({ connectionString: db.url, max: 2 });
   const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
   try {
-    await app.call('seed');
     await pool.query(`INSERT INTO bare_item (name, phone) SELECT 'Bench', '+7916' || g FROM generate_series(1, 20000) g`);
     const leads = await idRange(pool, 'lead');
     const items = await idRange(pool, 'bare_item');
@@ -77,9 +85,10 @@ async function main(): Promise<void> {
         app,
       ],
     ];
-    for (const { label, child } of baselines) {
-      const t: LoadTarget = { pid: child.pid, cluster, databaseUrl: db.url };
-      loads.push([`${label} detail`, getRandomIds(child.ready.url, '/v2/lead/detail/', leads, { 'x-api-key': child.ready.apiKey! }), t, child]);
+    for (const { label, child, db: its } of baselines) {
+      const t: LoadTarget = { pid: child.pid, cluster, databaseUrl: its.url };
+      const ids = await withPool(its.url, (p) => idRange(p, 'lead'));
+      loads.push([`${label} detail`, getRandomIds(child.ready.url, '/v2/lead/detail/', ids, { 'x-api-key': child.ready.apiKey! }), t, child]);
     }
     for (const [name, o, t] of loads) await measuredLoad(name, { ...o, duration: 3, connections: CONNECTIONS }, t);
     const best = new Map<string, { cpu: number; pg: number; rps: number }>();
@@ -105,7 +114,10 @@ async function main(): Promise<void> {
   } finally {
     await app.stop();
     await bare.stop();
-    for (const { child } of baselines) await child.stop();
+    for (const { child, db: its } of baselines) {
+      await child.stop();
+      await its.drop();
+    }
     await pool.end();
     await db.drop();
     await cluster.stop();

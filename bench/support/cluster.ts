@@ -122,13 +122,13 @@ export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>):
 }
 
 /** A fresh database on the cluster with every migration applied (and pg_stat_statements when loaded). */
-export async function createBenchDatabase(cluster: BenchCluster): Promise<BenchDatabase> {
+export async function createBenchDatabase(cluster: BenchCluster, migrate: (url: string) => Promise<unknown> = runMigrations): Promise<BenchDatabase> {
   const name = `cc_bench_${randomBytes(4).toString('hex')}`;
   await withClient(cluster.adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
   const u = new URL(cluster.adminUrl);
   u.pathname = `/${name}`;
   const url = u.toString();
-  await runMigrations(url);
+  await migrate(url);
   if (cluster.statements) await withClient(url, (c) => c.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`));
   return {
     url,
