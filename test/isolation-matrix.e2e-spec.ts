@@ -72,7 +72,7 @@ const ROWS: Row[] = [
   { op: 'GET /v2/user/list', rule: 'scoped', list: { kind: 'user' } },
   ...admin('POST /v2/user/create', 'POST /v2/user/update/{userId}'),
   { op: 'GET /v2/agent-group/{id}', rule: 'scoped', target: 'agentGroup' },
-  { op: 'GET /v2/agent-group', rule: 'scoped', list: { kind: 'agentGroup' } },
+  { op: 'GET /v2/agent-group', rule: 'scoped', list: { kind: 'agentGroup', filter: ['agentId', 'user'] } },
   ...admin('POST /v2/agent-group/create', 'POST /v2/agent-group/update/{id}'),
   ...admin('POST /v2/sip-endpoint/create', 'POST /v2/sip-endpoint/update/{id}', 'GET /v2/sip-endpoint', 'GET /v2/sip-endpoint/detail/{id}'),
   ...admin('POST /v2/call-scenario/create', 'POST /v2/call-scenario/update/{id}', 'GET /v2/call-scenario', 'GET /v2/call-scenario/detail/{id}'),

@@ -67,6 +67,7 @@ async function webhookOf(t: TestApp, url: string, clientId: number | null): Prom
 /** The objects of one owner, made as an operator and the platform would (set-up writes go around client keys). */
 async function ownedBy(t: TestApp, clientId: number | null, receiver: FakeBot, statusId: number): Promise<Owned> {
   const [user, agentGroup, sip] = [await insertUser(t.ds), await insertAgentGroup(t.ds), await insertSipEndpoint(t.ds)];
+  await t.ds.query(`INSERT INTO agent_group_member (group_id, user_id) VALUES ($1, $2)`, [agentGroup, user]);
   const order = await createOrder(t, {
     serviceTitle: 'Matrix',
     title: 'Matrix',
