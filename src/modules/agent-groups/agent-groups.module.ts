@@ -5,9 +5,11 @@ import { AgentGroupsService } from './agent-groups.service';
 import { AgentGroupsManagementController, AgentGroupsV2Controller } from './http/agent-groups.v2.controller';
 import { agentGroupsDemoSeed } from './agent-groups.seed';
 import { AgentGroupsRepository } from './persistence/agent-groups.repository';
+import { OrderAssignmentsModule } from '../orders/order-assignments.module';
 
 @Module({
-  imports: [UsersModule],
+  // Users: member checks; order assignments: the groups a client key reaches.
+  imports: [UsersModule, OrderAssignmentsModule],
   controllers: [AgentGroupsManagementController, AgentGroupsV2Controller],
   providers: [AgentGroupsRepository, AgentGroupsService],
   exports: [AgentGroupsService],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ClientAccess } from '../../common/auth-context';
 import { DomainError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
@@ -7,6 +8,7 @@ import { AgentGroup, AgentGroupNames, SYSTEM_ACTOR, completeNames, mergeNames, m
 import { UsersService } from '../users/users.service';
 import { AgentGroupsRepository } from './persistence/agent-groups.repository';
 import { AGENT_GROUP_ERRORS } from './domain/agent-groups.errors';
+import { OrderAssignmentsService } from '../orders/order-assignments.service';
 
 export interface CreateAgentGroupInput {
   names: AgentGroupNames;
@@ -25,16 +27,26 @@ export class AgentGroupsService {
     private readonly groups: AgentGroupsRepository,
     private readonly users: UsersService,
     private readonly idempotent: IdempotentWrites,
+    private readonly orders: OrderAssignmentsService,
   ) {}
 
-  async getGroup(id: number): Promise<AgentGroup> {
-    const group = await this.groups.findById(id);
+  /** A group `access` reaches; one it does not reach is answered like one that does not exist. */
+  async getGroup(access: ClientAccess, id: number): Promise<AgentGroup> {
+    const reached = await this.groupsReached(access);
+    const group = reached === null || reached.includes(id) ? await this.groups.findById(id) : null;
     if (!group) throw DomainError.notFound('Agent group', id, AGENT_GROUP_ERRORS.NOT_FOUND);
     return group;
   }
 
-  listGroups(filter: { agentId?: number }, offset: number, limit: number): Promise<Page<AgentGroup>> {
-    return this.groups.listPage(filter, offset, limit);
+  /** A page of the groups `access` reaches; `total` counts only those. */
+  async listGroups(access: ClientAccess, filter: { agentId?: number }, offset: number, limit: number): Promise<Page<AgentGroup>> {
+    const reached = await this.groupsReached(access);
+    return this.groups.listPage(reached === null ? filter : { ...filter, ids: reached }, offset, limit);
+  }
+
+  /** The groups `access` reaches: every group (null) for an unrestricted key, else those assigned to its client's orders. */
+  private async groupsReached(access: ClientAccess): Promise<number[] | null> {
+    return (await this.orders.assignedTo(access))?.agentGroupIds ?? null;
   }
 
   /** Creates a group with its members in one transaction; unknown agent ids are a 400 naming them. */

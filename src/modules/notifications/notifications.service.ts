@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { ClientAccess } from '../../common/auth-context';
 import { DomainError } from '../../common/domain-error';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
 import { Page } from '../../common/envelope';
@@ -46,6 +47,8 @@ function usersOf(audience: Audience): ContactFilter {
   }
 }
 
+const userNotFound = (id: number) => DomainError.notFound('User', id, NOTIFICATION_ERRORS.USER_NOT_FOUND);
+
 function recipientOf(u: UserContact): Recipient {
   return {
     id: u.id,
@@ -67,11 +70,12 @@ export class NotificationsService {
   ) {}
 
   /**
-   * Stores the notification with its deliveries and enqueues outbox jobs for the pending e-mail and messenger rows (one per
-   * DELIVERY_BATCH_SIZE rows of a channel) in one transaction of a handful of statements, whatever the audience: all or nothing.
-   * The routes answer `data: []`, which is also what their Idempotency-Key replays.
+   * Stores the notification with its deliveries and enqueues outbox jobs for the pending e-mail and messenger rows in one
+   * transaction of a handful of statements: all or nothing. The routes answer `data: []` (also what Idempotency-Key replays).
+   * A user `access` does not reach is answered like one that does not exist.
    */
-  async send(audience: Audience, content: NotificationContent): Promise<StoredNotification> {
+  async send(access: ClientAccess, audience: Audience, content: NotificationContent): Promise<StoredNotification> {
+    if (audience.scope === 'private' && !(await this.users.reaches(access, audience.userId))) throw userNotFound(audience.userId);
     return this.idempotent.transaction(
       async (m) => {
         const stored = await this.store(m, audience, content, { email: this.email.configured, messenger: this.messenger.configured });
@@ -92,7 +96,7 @@ export class NotificationsService {
    */
   async store(m: EntityManager, audience: Audience, content: NotificationContent, channels: ConfiguredChannels): Promise<StoredNotification> {
     const contacts = await this.users.lockContacts(usersOf(audience), m);
-    if (audience.scope === 'private' && contacts.length === 0) throw DomainError.notFound('User', audience.userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
+    if (audience.scope === 'private' && contacts.length === 0) throw userNotFound(audience.userId);
     const deliveries = plannedDeliveries(contacts.map(recipientOf), content.type, channels);
     const { notificationId, pending } = await this.repo.insertWithDeliveries(m, audience, content, deliveries);
     return { notificationId, recipients: contacts.length, pending };
@@ -101,9 +105,7 @@ export class NotificationsService {
   /** A user's notifications with their delivery state per channel; two queries for the page, one for the deliveries. */
   async listForUser(userId: number, offset: number, limit: number): Promise<Page<UserNotification>> {
     const page = await this.repo.listForUser(userId, offset, limit);
-    if (page.total === 0 && (await this.users.existingIds([userId])).length === 0) {
-      throw DomainError.notFound('User', userId, NOTIFICATION_ERRORS.USER_NOT_FOUND);
-    }
+    if (page.total === 0 && (await this.users.existingIds([userId])).length === 0) throw userNotFound(userId);
     const deliveries = await this.repo.deliveriesOf(
       userId,
       page.list.map((r) => r.id),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ClientAccess } from '../../common/auth-context';
 import { DomainError } from '../../common/domain-error';
 import { Page } from '../../common/envelope';
 import { IdempotentWrites } from '../../common/idempotency/idempotent-writes';
@@ -7,6 +8,8 @@ import { ContactFilter, User, UserContact, UserInput, toUserFields } from './dom
 import { USER_EMAIL_INDEX, UserFilter, UsersRepository } from './persistence/users.repository';
 import { USER_ERRORS } from './domain/users.errors';
 import type { EntityManager } from 'typeorm';
+import { OrderAssignmentsService } from '../orders/order-assignments.service';
+import { AgentGroupMembersService } from '../agent-groups/agent-group-members.service';
 
 const emailTaken = (email: string) => DomainError.conflict(USER_ERRORS.EMAIL_TAKEN, `A user with e-mail ${email} already exists`);
 
@@ -15,16 +18,38 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly idempotent: IdempotentWrites,
+    private readonly orders: OrderAssignmentsService,
+    private readonly groupMembers: AgentGroupMembersService,
   ) {}
 
-  async getUser(id: number): Promise<User> {
-    const user = await this.users.findById(id);
+  /** A user `access` reaches; one it does not reach is answered like one that does not exist. */
+  async getUser(access: ClientAccess, id: number): Promise<User> {
+    const user = (await this.reaches(access, id)) ? await this.users.findById(id) : null;
     if (!user) throw DomainError.notFound('User', id, USER_ERRORS.NOT_FOUND);
     return user;
   }
 
-  listUsers(filter: UserFilter, offset: number, limit: number): Promise<Page<User>> {
-    return this.users.listPage(filter, offset, limit);
+  /** A page of the users `access` reaches; `total` counts only those. */
+  async listUsers(access: ClientAccess, filter: Omit<UserFilter, 'ids'>, offset: number, limit: number): Promise<Page<User>> {
+    const reached = await this.usersReached(access);
+    return this.users.listPage(reached === null ? filter : { ...filter, ids: reached }, offset, limit);
+  }
+
+  /** Whether `access` reaches user `id` (which may not exist). */
+  async reaches(access: ClientAccess, id: number): Promise<boolean> {
+    const reached = await this.usersReached(access);
+    return reached === null || reached.includes(id);
+  }
+
+  /**
+   * The users `access` reaches, ascending: every user (null) for an unrestricted key; else those
+   * assigned to its client's orders, by name or as members of an assigned agent group.
+   */
+  private async usersReached(access: ClientAccess): Promise<number[] | null> {
+    const assigned = await this.orders.assignedTo(access);
+    if (assigned === null) return null;
+    const members = await this.groupMembers.usersInGroups(assigned.agentGroupIds);
+    return [...new Set([...assigned.agentUserIds, ...members])].sort((a, b) => a - b);
   }
 
   /** Creates a user; the e-mail must be free (case-insensitively), else 409. */

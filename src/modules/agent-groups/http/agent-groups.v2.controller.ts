@@ -6,6 +6,8 @@ import { AgentGroupsService } from '../agent-groups.service';
 import { AgentGroupDetailView, AgentGroupListItemView, presentAgentGroupDetail, presentAgentGroupListItem } from './agent-group.presenter';
 import { AgentGroupListQuery, CreateAgentGroupDto, UpdateAgentGroupDto } from './dto/agent-group.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { Access, Isolation } from '../../../common/isolation';
+import type { ClientAccess } from '../../../common/auth-context';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** Management of agent groups (scope admin). Declared before the reader so `create`/`update` never reach `:id`. */
@@ -43,9 +45,10 @@ export class AgentGroupsManagementController {
   }
 }
 
-/** API.md "Agent groups": detail and list (scope api). */
+/** API.md "Agent groups": detail and list (scope api). A client key reaches the groups assigned to its orders. */
 @ApiTags('agent groups')
 @ApiKeyErrors()
+@Isolation('scoped')
 @Controller('v2/agent-group')
 export class AgentGroupsV2Controller {
   constructor(private readonly groups: AgentGroupsService) {}
@@ -53,24 +56,28 @@ export class AgentGroupsV2Controller {
   @Get()
   @ApiOperation({
     summary: 'List agent groups by id ascending (data: {list, next, total}; total honours agentId)',
-    description: 'Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.',
+    description:
+      "A client key lists (and total counts) only the groups in its client's orders' agentGroupIds. " +
+      'Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.',
   })
   @ApiEnvelopeList(AgentGroupListItemView)
   @ApiErrors(400)
-  async list(@Query() q: AgentGroupListQuery) {
-    const page = await this.groups.listGroups({ agentId: q.agentId }, q.offset, q.limit);
+  async list(@Access() access: ClientAccess, @Query() q: AgentGroupListQuery) {
+    const page = await this.groups.listGroups(access, { agentId: q.agentId }, q.offset, q.limit);
     return { ...page, list: page.list.map(presentAgentGroupListItem) };
   }
 
   @Get(':id')
   @ApiOperation({
     summary: 'Read one agent group (detail form: dates dd.mm.yyyy hh:mm, createdBy/updatedBy)',
-    description: 'Refuses an id that is not a positive integer (400); 404 when there is no such record.',
+    description:
+      'Refuses an id that is not a positive integer (400); 404 when there is no such record, or, for a client key, ' +
+      "when the group is not in its client's orders' agentGroupIds.",
   })
   @ApiEnvelope(AgentGroupDetailView)
   @ApiErrors(400, 404)
   @ApiIdParam('id')
-  async detail(@Param('id', IdPipe) id: number): Promise<AgentGroupDetailView> {
-    return presentAgentGroupDetail(await this.groups.getGroup(id));
+  async detail(@Access() access: ClientAccess, @Param('id', IdPipe) id: number): Promise<AgentGroupDetailView> {
+    return presentAgentGroupDetail(await this.groups.getGroup(access, id));
   }
 }

@@ -7,6 +7,12 @@ import { existingIds } from '../../../database/existing-ids';
 import type { Page } from '../../../common/envelope';
 import { findPage } from '../../../database/page';
 
+export interface AgentGroupFilter {
+  agentId?: number;
+  /** Only these groups (what a client key reaches); absent: every group. */
+  ids?: readonly number[];
+}
+
 @Injectable()
 export class AgentGroupsRepository {
   constructor(private readonly ds: DataSource) {}
@@ -26,9 +32,13 @@ export class AgentGroupsRepository {
     return { ...group, agentIds: members.get(id) ?? [] };
   }
 
-  /** One page by id; with `agentId`, only groups that agent belongs to. Members of the whole page come in one query. */
-  async listPage(filter: { agentId?: number }, offset: number, limit: number): Promise<Page<AgentGroup>> {
+  /**
+   * One page by id; with `agentId`, only groups that agent belongs to; with `ids`, only those groups.
+   * Members of the whole page come in one query.
+   */
+  async listPage(filter: AgentGroupFilter, offset: number, limit: number): Promise<Page<AgentGroup>> {
     const q = this.groups().createQueryBuilder('g').orderBy('g.id');
+    if (filter.ids !== undefined) q.andWhere(filter.ids.length ? 'g.id IN (:...ids)' : '0=1', { ids: filter.ids });
     if (filter.agentId !== undefined) {
       q.innerJoin(AgentGroupMemberEntity, 'f', 'f.group_id = g.id AND f.user_id = :agentId', { agentId: filter.agentId });
     }
@@ -44,6 +54,13 @@ export class AgentGroupsRepository {
     const rows = await this.members().find({ where: { groupId: In(groupIds) }, order: { groupId: 'ASC', userId: 'ASC' } });
     for (const r of rows) out.set(r.groupId, [...(out.get(r.groupId) ?? []), r.userId]);
     return out;
+  }
+
+  /** The users in any of `groupIds`, each once, ascending. */
+  async usersInGroups(groupIds: readonly number[]): Promise<number[]> {
+    if (groupIds.length === 0) return [];
+    const rows = await this.members().find({ select: { userId: true }, where: { groupId: In([...groupIds]) }, order: { userId: 'ASC' } });
+    return [...new Set(rows.map((r) => r.userId))];
   }
 
   async insert(names: AgentGroupNames, actor: number, m: EntityManager): Promise<number> {

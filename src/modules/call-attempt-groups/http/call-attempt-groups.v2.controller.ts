@@ -7,11 +7,13 @@ import { CallAttemptGroupsService } from '../call-attempt-groups.service';
 import { CallAttemptGroupView, presentCallAttemptGroup } from './call-attempt-group.presenter';
 import { CreateCallAttemptGroupDto, UpdateCallAttemptGroupDto } from './dto/call-attempt-group.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
+import { Isolation } from '../../../common/isolation';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
-/** API.md "Call attempt groups": update (scope api). */
+/** API.md "Call attempt groups": update (scope api). Groups are shared by every client's orders: client keys get 403. */
 @ApiTags('call attempt groups')
 @ApiKeyErrors()
+@Isolation('forbidden')
 @Controller('v2/call-attempt')
 export class CallAttemptGroupsV2Controller {
   constructor(private readonly groups: CallAttemptGroupsService) {}
@@ -20,7 +22,9 @@ export class CallAttemptGroupsV2Controller {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Change a call attempt group (data: []); isDefault: true moves the default here',
-    description: 'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.',
+    description:
+      'Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record; ' +
+      "403 to a client key (a group is shared by every client's orders).",
   })
   @ApiUpdated()
   @ApiErrors(400, 404, 413)

@@ -6,11 +6,16 @@ import { RequireScope } from '../../auth/http/auth.decorators';
 import { CustomFieldsService } from '../custom-fields.service';
 import { CustomFieldView, presentCustomField } from './custom-field.presenter';
 import { CreateCustomFieldDto, CustomFieldListQuery, UpdateCustomFieldDto } from './dto/custom-field.dto';
+import { Isolation } from '../../../common/isolation';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
-/** API.md list, served under the documented path and the plural one of its usage examples. */
+/**
+ * API.md list, served under the documented path and the plural one of its usage examples. Field
+ * definitions are schema, not customer data: every client key reads them all.
+ */
 @ApiTags('custom fields')
 @ApiKeyErrors()
+@Isolation('shared')
 @Controller(['v2/custom-field', 'v2/custom-fields'])
 export class CustomFieldsV2Controller {
   constructor(private readonly fields: CustomFieldsService) {}

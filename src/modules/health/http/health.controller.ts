@@ -5,6 +5,7 @@ import { fail } from '../../../common/envelope';
 import { ApiEnvelope, ApiErrors, envelopeOf } from '../../../common/openapi/envelope.decorators';
 import { Public } from '../../auth/http/auth.decorators';
 import { HealthService } from '../health.service';
+import { Isolation } from '../../../common/isolation';
 
 class HealthComponentDataView {
   @ApiProperty({ example: 0.002, description: 'seconds the check took' }) executionTime: number;
@@ -26,6 +27,8 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get('v1/health/check')
+  // Components' state, no customer data: client keys read it too.
+  @Isolation('shared')
   @ApiSecurity('api-key')
   @ApiOperation({
     summary: 'Availability of internal components and external platforms (503 when any fails)',

@@ -11,6 +11,8 @@ import { findPage } from '../../../database/page';
 export interface UserFilter {
   accessGroup?: AccessGroup;
   isActive?: boolean;
+  /** Only these users (what a client key reaches); absent: every user. */
+  ids?: readonly number[];
 }
 
 const CONTACT_COLUMNS = {
@@ -40,7 +42,9 @@ export class UsersRepository {
   }
 
   listPage(filter: UserFilter, offset: number, limit: number): Promise<Page<User>> {
-    return findPage({ repository: this.users(), find: { where: definedFields(filter), order: { id: 'ASC' } } }, offset, limit);
+    const { ids, ...fields } = filter;
+    const where = { ...definedFields(fields), ...(ids ? { id: In([...ids]) } : {}) };
+    return findPage({ repository: this.users(), find: { where, order: { id: 'ASC' } } }, offset, limit);
   }
 
   /** Inserts a user; null when the e-mail (case-insensitively, USER_EMAIL_INDEX) is taken. */
