@@ -121,7 +121,11 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
    * durably queued. The worker applies exactly the synchronous rules, within the reach of the
    * key `apiKeyId` (its client): another client's order fails the job as an unknown order does.
    */
-  async createLeadAsync(input: CreateLeadInput, apiKeyId: number | null, idempotencyToken?: string): Promise<{ jobId: string }> {
+  async createLeadAsync(input: CreateLeadInput, access: ClientAccess, apiKeyId: number | null, idempotencyToken?: string): Promise<{ jobId: string }> {
+    // A client key's order is checked at once (cached settings), so no job, and no failure event, ever names another client's order.
+    if (access.clientId !== null && !(await this.preparation.reachableOrder(input.orderId, access))) {
+      throw DomainError.invalidField('orderId', `order ${input.orderId} does not exist`);
+    }
     // With Idempotency-Key the job id is fixed by the request: a retry that runs again finds its job.
     const jobId = idempotencyToken ?? randomUUID();
     // One statement: the row and its job commit together; a row that exists already enqueues nothing.

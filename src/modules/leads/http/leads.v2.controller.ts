@@ -100,16 +100,22 @@ export class LeadsV2Controller {
     summary: 'Queue a lead for creation; data is [] and the X-Job-Id header names the job',
     description:
       'The body shape is checked at once (400); the job is durably queued before the response. A worker then applies the ' +
-      "synchronous rules: GET /v2/lead/create-async/{jobId}/ reports queued, done (leadId) or failed (errors). A client key's job " +
-      "naming an order that is not its client's fails as one naming an order that does not exist.",
+      'synchronous rules: GET /v2/lead/create-async/{jobId}/ reports queued, done (leadId) or failed (errors). With a client key the order ' +
+      "is checked at once: one that does not exist or is not its client's is a 400 naming orderId (no job).",
   })
   @ApiEnvelope('empty', {
     description: 'Queued; data is [] and X-Job-Id names the job',
     headers: { 'X-Job-Id': { description: 'Job id (uuid) for GET /v2/lead/create-async/{jobId}/', schema: { type: 'string', format: 'uuid' } } },
   })
   @ApiErrors(400, 409, 413)
-  async createAsync(@Body() dto: CreateLeadV2Dto, @Req() req: AuthedRequest, @Res({ passthrough: true }) res: Response, @IdempotencyToken() token?: string) {
-    const { jobId } = await this.createJobs.createLeadAsync(toCreateInput(dto), req.apiKey?.id ?? null, token);
+  async createAsync(
+    @Body() dto: CreateLeadV2Dto,
+    @Access() access: ClientAccess,
+    @Req() req: AuthedRequest,
+    @Res({ passthrough: true }) res: Response,
+    @IdempotencyToken() token?: string,
+  ) {
+    const { jobId } = await this.createJobs.createLeadAsync(toCreateInput(dto), access, req.apiKey?.id ?? null, token);
     res.setHeader('X-Job-Id', jobId);
   }
 
