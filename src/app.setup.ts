@@ -121,7 +121,6 @@ function apiDescription(): Omit<OpenAPIObject, 'paths'> {
       .addTag('leads (v1)', 'The older lead interface: snake_case in, UF_ fields out')
       .addTag('calls', 'Calls made for leads; telephony records finished calls')
       .addTag('events', 'What changed, in commit order: the event feed an integrator follows (incremental sync)')
-      .addTag('webhooks', 'Signed deliveries of the events to an integrator URL (Standard Webhooks)')
       .addTag('users', 'Agents and staff')
       .addTag('agent groups', 'Groups of agents an order dials with')
       .addTag('custom fields', 'The fields of customValues on leads and orders')

@@ -77,4 +77,17 @@ describe('demo dataset', () => {
     // Every niche with interests really has some (the check above is not vacuous).
     for (const niche of ['real_estate', 'education', 'medicine']) expect(rows.some((r) => r.niche === niche && r.interest !== null)).toBe(true);
   });
+
+  it("answers the README's client-key example: client 1 sees order 3 and lead 2, and client 2's lead 3 as a missing lead", async () => {
+    await t.app.get(DemoSeeder).run();
+    const admin = (path: string, body: object) => request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body).expect(200);
+    const key = (await admin('/v2/api-key/create/', { name: 'crm-dental-readme', scopes: ['api'], clientId: 1 })).body.data.key as string;
+    const get = (path: string) => request(t.http).get(path).set('X-Api-Key', key);
+    const orders = (await get('/v2/order/').expect(200)).body.data;
+    expect({ total: orders.total, ids: orders.list.map((o: { id: number }) => o.id) }).toEqual({ total: 1, ids: [3] });
+    expect((await get('/v2/lead/detail/2/').expect(200)).body.data.orderId).toBe(3);
+    const foreign = await get('/v2/lead/detail/3/').expect(404);
+    const missing = await get('/v2/lead/detail/999999/').expect(404);
+    expect(foreign.body.message.replace('3', 'ID')).toBe(missing.body.message.replace('999999', 'ID'));
+  });
 });
