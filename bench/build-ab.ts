@@ -5,7 +5,7 @@ import { AppBuild, baselineDists, startAppBuilds } from './support/app-builds';
 import { benchLeads } from './support/bench-leads';
 import { describeMachine, startBenchCluster } from './support/cluster';
 import { getRandomIds, idRange } from './support/load';
-import { CONNECTIONS, failures, interleaved, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
+import { CONNECTIONS, interleaved, resultCells, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
 import { mdRow } from './support/measured-load';
 import { BenchSection } from './support/report';
 
@@ -96,16 +96,9 @@ function markdown(results: VariantResult[]): string {
   for (const r of results) {
     const current = results.find((x) => x.path === r.path && x.label === 'current')!;
     const isBaseline = r.label !== 'current';
-    const { errors, non2xx } = failures(r);
     lines.push(
       mdRow([
-        r.path,
-        r.label,
-        r.best.serverCpuMs ?? '',
-        r.best.postgresCpuMs ?? '',
-        r.best.p50Ms,
-        r.mostRequestsPerSecond,
-        `${errors} / ${non2xx}`,
+        ...resultCells(r),
         isBaseline ? ratio(r.best.serverCpuMs, current.best.serverCpuMs) : '',
         isBaseline ? ratio(current.mostRequestsPerSecond, r.mostRequestsPerSecond) : '',
       ]),

@@ -6,7 +6,7 @@ import { benchLeads } from './support/bench-leads';
 import { ChildServer, startChild } from './support/child';
 import { assignBenchClient, clientLeadsPercent, createApiKey } from './support/client-cases';
 import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
-import { CONNECTIONS, failures, interleaved, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
+import { CONNECTIONS, failures, interleaved, resultCells, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
 import { getRandomIds } from './support/load';
 import { LoadTarget, mdRow } from './support/measured-load';
 import { compactAndAnalyze, createPopulation, grow } from './support/realistic-data';
@@ -146,13 +146,7 @@ function markdown(results: VariantResult[], client: { orders: number; leadsPerce
     const clean = r.label === CLIENT && !errors && !non2xx && !failures(other).errors && !failures(other).non2xx;
     lines.push(
       mdRow([
-        r.path,
-        r.label,
-        r.best.serverCpuMs ?? '',
-        r.best.postgresCpuMs ?? '',
-        r.best.p50Ms,
-        r.mostRequestsPerSecond,
-        `${errors} / ${non2xx}`,
+        ...resultCells(r),
         clean ? ratio(r.best.serverCpuMs, other.best.serverCpuMs, (x) => x > 1.05) : '',
         clean ? ratio(r.best.postgresCpuMs, other.best.postgresCpuMs, (x) => x > 1.05) : '',
         clean ? ratio(r.mostRequestsPerSecond, other.mostRequestsPerSecond, (x) => x < 0.95) : '',

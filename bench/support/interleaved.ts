@@ -45,3 +45,9 @@ export async function interleaved(path: string, variants: Variant[]): Promise<Va
 export function failures(r: VariantResult): { errors: number; non2xx: number } {
   return { errors: r.rounds.reduce((n, m) => n + m.errors, 0), non2xx: r.rounds.reduce((n, m) => n + m.non2xx, 0) };
 }
+
+/** A result's table cells: path, variant, server and PostgreSQL CPU per request, p50, req/s, errors / non-2xx. */
+export function resultCells(r: VariantResult): (string | number)[] {
+  const { errors, non2xx } = failures(r);
+  return [r.path, r.label, r.best.serverCpuMs ?? '', r.best.postgresCpuMs ?? '', r.best.p50Ms, r.mostRequestsPerSecond, `${errors} / ${non2xx}`];
+}
