@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
+import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
 import { seededRandom } from '../../database/seed/random';
 
 interface DemoLead {
@@ -30,7 +31,10 @@ const INSERT_CHUNK = 500;
  */
 @Injectable()
 export class CallsDemoSeed {
-  constructor(seeder: DemoSeeder) {
+  constructor(
+    seeder: DemoSeeder,
+    private readonly leads: LeadCallAttemptsService,
+  ) {
     seeder.add({ name: 'calls', order: 50, run: (m) => this.run(m) });
   }
 
@@ -53,12 +57,7 @@ export class CallsDemoSeed {
       attempts.set(lead.id, calls.length);
     }
     await this.insertCalls(m, rows);
-    if (attempts.size > 0) {
-      await m.query(`UPDATE lead l SET attempt_count = a.n FROM unnest($1::int[], $2::int[]) AS a(id, n) WHERE l.id = a.id`, [
-        [...attempts.keys()],
-        [...attempts.values()],
-      ]);
-    }
+    await this.leads.setAttemptCounts(m, attempts);
   }
 
   private async statuses(m: EntityManager): Promise<DemoStatuses | null> {

@@ -16,6 +16,11 @@ export class LeadCallAttemptsService {
     return this.repo.lockForCall(m, leadId);
   }
 
+  /** Attempt counts of many leads at once, for calls recorded in bulk (the demo dataset). */
+  setAttemptCounts(m: EntityManager, counts: ReadonlyMap<number, number>): Promise<void> {
+    return this.repo.setAttemptCounts(m, counts);
+  }
+
   /** After the call: the lead's attempt count and its next call (null: dialing stops). */
   recordCallAttempt(m: EntityManager, leadId: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {
     return this.repo.recordCallAttempt(m, leadId, attemptCount, planningCallAt);

@@ -192,6 +192,15 @@ export class LeadsRepository {
   }
 
   /** After a call: the attempt count and the next planned call (null: dialing stops). */
+  /** Several leads' attempt counts in one statement (the demo's calls, recorded in bulk). */
+  async setAttemptCounts(m: EntityManager, counts: ReadonlyMap<number, number>): Promise<void> {
+    if (counts.size === 0) return;
+    await m.query(`UPDATE lead l SET attempt_count = a.n FROM unnest($1::int[], $2::int[]) AS a(id, n) WHERE l.id = a.id`, [
+      [...counts.keys()],
+      [...counts.values()],
+    ]);
+  }
+
   async recordCallAttempt(m: EntityManager, id: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {
     await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, updated_at = now() WHERE id = $1`, [id, attemptCount, planningCallAt]);
   }
