@@ -42,10 +42,8 @@ interface Row {
   /** The body, around the objects of one owner. */
   body?: (o: Owned, f: Fixtures) => object;
   /**
-   * What a client key gets for another client's object: what it gets for a missing one, which is
-   * a 404 (`absent`), a 400 naming `field` (`invalid`), a failed batch item (`item`), or whatever
-   * an asynchronous create answers for a missing order (`async`); `unlike-missing`: a 400 naming
-   * `field`, worded its own way.
+   * What a client key gets for another client's object, the same as for a missing one: a 404 (`absent`), a 400 naming `field`
+   * (`invalid`), a failed batch item (`item`), an async create's answer (`async`); `unlike-missing`: a 400 worded its own way.
    */
   refusal?: 'absent' | 'invalid' | 'item' | 'async' | 'unlike-missing';
   field?: string;

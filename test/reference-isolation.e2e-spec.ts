@@ -5,10 +5,8 @@ import { createOrder, insertAgentGroup, insertCallAttemptGroup, insertSipEndpoin
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
- * What a client key (a key bound to one client) reaches of the reference data: the users and agent
- * groups assigned to its client's orders, notifications to those users only; field definitions and
- * the health check alike for every key; nothing that reaches every client (group and public
- * notifications, attempt groups).
+ * What a client key reaches of the reference data: users and agent groups assigned to its client's orders, notifications to
+ * those users only; field definitions and the health check alike; nothing that reaches every client (403).
  */
 describe('client keys and reference data', () => {
   let t: TestApp;

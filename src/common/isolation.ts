@@ -2,13 +2,9 @@ import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/com
 import { type AuthedRequest, type ClientAccess, UNRESTRICTED } from './auth-context';
 
 /**
- * How a route treats a client key (a key bound to one client). Every route of scope `api` declares
- * one; the API-key guard refuses client keys on a route that declares none (fail closed).
- * - `scoped`: the service applies the request's `ClientAccess`: lists hold only the client's data,
- *   another client's object answers as one that does not exist (404, or the 400 of a missing order).
- * - `shared`: reference data every client reads alike (custom field definitions, status catalogues).
- * - `forbidden`: reaches every client at once (public and group notifications, shared attempt
- *   groups): a client key gets 403.
+ * How a route treats a client key; every `api` route declares one, and the guard refuses client keys where none is (fail closed).
+ * `scoped`: the service applies `ClientAccess` (foreign objects answer as missing); `shared`: reference data read alike;
+ * `forbidden`: reaches every client at once (public and group notifications, shared attempt groups), 403. See docs/architecture.md.
  */
 export type IsolationRule = 'scoped' | 'shared' | 'forbidden';
 

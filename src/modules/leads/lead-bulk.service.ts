@@ -95,10 +95,8 @@ export class LeadBulkService {
   ) {}
 
   /**
-   * Each item under the single create's rules (LeadPreparationService.prepareLead: validation,
-   * order/code, status, custom values, utcOffset, planning); the valid ones inserted together in one
-   * transaction (LeadBulkRepository.insertBatch), linked as if created one by one in item order.
-   * An item naming an order `access` does not reach fails as one naming an unknown order.
+   * Each item under the single create's rules (prepareLead; an order `access` does not reach is unknown); the valid ones
+   * inserted together in one transaction (LeadBulkRepository.insertBatch), linked as if created one by one in item order.
    */
   async createBatch(items: BatchItem[], access: ClientAccess, idempotencyToken?: string): Promise<BatchResult> {
     const results: BatchItemResult[] = new Array<BatchItemResult>(items.length);

@@ -33,10 +33,8 @@ export class LeadsService {
   ) {}
 
   /**
-   * Synchronous create: validated, linked to its previous lead, planned; returns the id.
-   * `idempotencyToken` (from `Idempotency-Key`) is stored as the lead's job id, unique per order:
-   * a retry that runs again (its idempotency record lost) finds the lead instead of adding one.
-   * An order `access` does not reach is refused as one that does not exist.
+   * Synchronous create: validated, linked to its previous lead, planned. `idempotencyToken` is stored as the lead's job id
+   * (unique per order): a retry whose idempotency record was lost finds the lead. An order `access` does not reach is unknown.
    */
   async createLead(input: CreateLeadInput, access: ClientAccess, idempotencyToken?: string): Promise<{ id: number }> {
     const lead = await this.preparation.prepareLead(input, access);

@@ -28,10 +28,8 @@ export interface WebhookInput {
 export const WEBHOOK_EVENT_TYPES = Symbol('WEBHOOK_EVENT_TYPES');
 
 /**
- * Webhooks (scope api): subscriptions with a signing secret, their deliveries, redelivery and
- * test events. Sending is the delivery worker's; this service only stores and queues. A webhook
- * created with a client key is its client's: only that client's keys reach it (others: 404), and
- * it names only that client's orders; an unrestricted key reaches every webhook.
+ * Webhooks (scope api): subscriptions, deliveries, redelivery and test events; sending is the delivery worker's. A webhook
+ * created with a client key is its client's: only its keys reach it and it names only its orders; unrestricted keys reach all.
  */
 @Injectable()
 export class WebhooksService {

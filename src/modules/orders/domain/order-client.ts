@@ -2,11 +2,8 @@ import type { ClientAccess } from '../../../common/auth-context';
 import type { FieldError } from '../../../common/domain-error';
 
 /**
- * The clientId an order write stores, given the key's access and the body's `clientId`
- * (undefined: not sent). An unrestricted key sets what it sends (null: the call center's own; the
- * id is checked to exist elsewhere). A client key's orders are its client's: a create without
- * clientId gets it, and any other value (null included) is refused, never checked for existence,
- * so the answer tells nothing of other clients.
+ * The clientId an order write stores (body `clientId` undefined: not sent). An unrestricted key sets what it sends; a client
+ * key's orders are its client's, and any other value (null included) is refused unchecked, so the answer tells nothing of others.
  */
 export function orderClientOf(
   access: ClientAccess,
