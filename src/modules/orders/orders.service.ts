@@ -83,11 +83,12 @@ export class OrdersService {
    */
   async orderIdsReached(access: ClientAccess, m?: EntityManager): Promise<number[] | null> {
     if (access.clientId === null) return null;
+    // A copy each time: callers may sort or filter what they get without touching the cached list.
     const hit = this.reachCache.get(access.clientId);
-    if (hit) return hit;
+    if (hit) return [...hit];
     const ids = await this.repo.idsOfClient(access.clientId, m);
     this.reachCache.set(access.clientId, ids);
-    return ids;
+    return [...ids];
   }
 
   /**
