@@ -34,6 +34,7 @@ const V2_DETAIL_KEYS = [
   'messengerPhone',
   'adCampaignId',
   'customValues',
+  'consent',
 ];
 
 describe('leads: create', () => {
@@ -103,6 +104,7 @@ describe('leads: create', () => {
         messengerPhone: '+79161230001',
         adCampaignId: 'c'.repeat(64),
         customValues: {},
+        consent: null,
       });
       expect(lead.createdAt.startsWith('2001')).toBe(false);
       expect(res.body.data.id).not.toBe(999);

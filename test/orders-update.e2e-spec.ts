@@ -154,6 +154,8 @@ describe('orders', () => {
         ignoreLeadTimezone: true,
         defaultUtcOffset: 3,
         qualifiedLeadsPerDayLimit: 60,
+        consentRequired: false,
+        maxAttemptsPerDay: null,
         callAttemptGroupId: refs.otherAttemptGroup,
       });
       // a change behind the service's back is served from the cache (bounded by the TTL) ...

@@ -41,6 +41,7 @@ function newLead(body: { orderId: number; phone: string; name?: string }): NewLe
     messengerId: null,
     adCampaignId: null,
     customValues: {},
+    consent: null,
   };
 }
 

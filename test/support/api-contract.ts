@@ -50,6 +50,8 @@ export function orderSpec(form: 'detail' | 'list'): Spec {
     showLeadContactsToAgent: 'bool',
     callAttemptGroupId: 'int',
     qualifiedLeadsPerDayLimit: 'int|null',
+    consentRequired: 'bool',
+    maxAttemptsPerDay: 'int|null',
     // API.md: int; README documents `null` until a scenario is set.
     callScenarioId: 'int',
     leadTransformEnabled: 'bool',
@@ -117,8 +119,17 @@ export function leadV2Spec(form: 'detail' | 'list'): Spec {
     messengerPhone: 'string',
     adCampaignId: 'string|null',
     customValues: all('object', customValueKeys),
+    consent: either('null', shape(CONSENT)),
   };
 }
+
+const CONSENT: Spec = {
+  givenAt: 'iso',
+  source: oneOf('web_form', 'phone_call', 'sms', 'email', 'paper', 'other'),
+  evidenceUrl: 'string|null',
+  token: 'string|null',
+  text: 'string|null',
+};
 
 export const LEAD_V1: Spec = {
   ID: 'int',

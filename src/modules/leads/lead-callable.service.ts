@@ -52,6 +52,8 @@ export class LeadCallableService {
       autoDialingEnabled: order.autoDialingEnabled,
       qualifiedToday,
       qualifiedLeadsPerDayLimit: limit,
+      consentRequired: order.consentRequired,
+      hasConsent: lead.consent !== null,
     });
     return { ...result, at: now, lead, zone: ownZone };
   }

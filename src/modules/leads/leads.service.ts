@@ -7,6 +7,7 @@ import { OrdersService } from '../orders/orders.service';
 import { countryTimeZone, orderZone, wholeHourOffset, zoneOf } from '../orders/domain/time-zone';
 import { CreateLeadInput, UpdateLeadInput } from './domain/lead';
 import { leadUpdate, LeadUpdate } from './domain/lead-changes';
+import { consentAllowsCalls, planningAfterConsent } from './domain/consent';
 import { duplicateWindowStart } from './domain/lead-links';
 import type { LeadStatus } from './domain/lead-status';
 import { OrderSettings, planCall } from './domain/new-lead';
@@ -51,7 +52,7 @@ export class LeadsService {
   async updateLead(id: number, input: UpdateLeadInput, access: ClientAccess): Promise<void> {
     const statuses = input.statusId !== undefined ? await this.statuses.leadStatuses() : [];
     const custom = await this.preparation.customValues(input.customValues);
-    const update = leadUpdate(input, { statuses, customValues: input.customValues !== undefined ? custom.value : undefined });
+    const update = leadUpdate(input, { statuses, customValues: input.customValues !== undefined ? custom.value : undefined, now: new Date() });
     const errors = [...custom.errors, ...(update.ok ? [] : update.errors)];
     if (!update.ok || errors.length) throw DomainError.validation(errors);
     await this.ds.transaction((m) => this.applyUpdate(m, id, update.value, statuses, access));
@@ -86,7 +87,14 @@ export class LeadsService {
       if (zone.timeZone !== current.timeZone) changes.timeZone = zone.timeZone;
       // The lead's local time moved: keep its next call inside the schedule (an explicit time wins).
       const settings = await orderSettings();
-      if (changes.planningCallAt === undefined && settings) changes.planningCallAt = planCall(settings, zone, now, current.planningCallAt);
+      const consent = changes.consent === undefined ? current.consent : changes.consent;
+      if (changes.planningCallAt === undefined && settings && consentAllowsCalls(settings, consent)) {
+        changes.planningCallAt = planCall(settings, zone, now, current.planningCallAt);
+      }
+    }
+    const settings = changes.consent !== undefined && changes.planningCallAt === undefined ? await orderSettings() : null;
+    if (settings && changes.consent !== undefined) {
+      changes.planningCallAt = planningAfterConsent(settings, current.consent, changes.consent, () => planCall(settings, zone, now));
     }
     await this.repo.update(m, id, changes);
   }

@@ -38,6 +38,7 @@ const NEW_LEAD: NewLead = {
   messengerId: null,
   adCampaignId: null,
   customValues: { color: 'red' },
+  consent: null,
 };
 
 /** The page as LeadsService.listLeads reads it: unfiltered lists are not confined to id bounds. */

@@ -62,6 +62,15 @@ describe('explainCallable', () => {
     expect(explainCallable(facts({ planningCallAt: null }))).toEqual({ callableNow: false, reasons: ['dialing_stopped'], nextCallableAt: null });
   });
 
+  it('no_consent instead of dialing_stopped when the order requires consent the lead lacks; nothing next', () => {
+    expect(explainCallable(facts({ planningCallAt: null, consentRequired: true, hasConsent: false }))).toEqual({
+      callableNow: false,
+      reasons: ['no_consent'],
+      nextCallableAt: null,
+    });
+    expect(explainCallable(facts({ consentRequired: true, hasConsent: true })).reasons).not.toContain('no_consent');
+  });
+
   it('order_autodialing_disabled; nothing next', () => {
     expect(explainCallable(facts({ autoDialingEnabled: false }))).toEqual({
       callableNow: false,

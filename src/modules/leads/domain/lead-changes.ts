@@ -1,5 +1,6 @@
 import type { FieldError } from '../../../common/domain-error';
 import { parseTimeZone, timeZoneError } from '../../orders/domain/time-zone';
+import { checkConsent, type Consent } from './consent';
 import { AD_CAMPAIGN_ID_MAX, normaliseSocialAId, UpdateLeadInput } from './lead';
 import { LeadStatus, StatusCheck, statusForCreate, statusForUpdate } from './lead-status';
 import { normalisePhone } from './phone';
@@ -53,7 +54,9 @@ export function checkLeadFields(
 }
 
 /** Column changes an update makes whatever the lead holds (status, zone and planning depend on it). */
-export type LeadFieldChanges = Omit<UpdateLeadInput, 'statusId' | 'utcOffset' | 'timeZone' | 'socialAId' | 'customValues'> & {
+export type LeadFieldChanges = Omit<UpdateLeadInput, 'statusId' | 'utcOffset' | 'timeZone' | 'socialAId' | 'customValues' | 'consent'> & {
+  /** Consent given (checked), null withdrawn, undefined unchanged. */
+  consent?: Consent | null;
   socialAId?: string;
   customValues?: Record<string, unknown>;
 };
@@ -77,13 +80,15 @@ export interface LeadUpdate {
  */
 export function leadUpdate(
   input: UpdateLeadInput,
-  ctx: { statuses: readonly LeadStatus[]; customValues?: Record<string, unknown> },
+  ctx: { statuses: readonly LeadStatus[]; customValues?: Record<string, unknown>; now?: Date },
 ): { ok: true; value: LeadUpdate } | { ok: false; errors: FieldError[] } {
   const fields = checkLeadFields(input, { statuses: ctx.statuses, creating: false });
   const errors: FieldError[] = fields.ok ? [] : [...fields.errors];
+  const consent = input.consent ? checkConsent(input.consent, ctx.now ?? new Date()) : null;
+  if (consent && !consent.ok) errors.push(...consent.errors);
   const timeZone = input.timeZone === undefined || input.timeZone === null ? input.timeZone : parseTimeZone(input.timeZone);
   if (timeZone === null && input.timeZone !== null) errors.push(timeZoneError('timeZone'));
-  if (!fields.ok || errors.length) return { ok: false, errors };
+  if (!fields.ok || errors.length || (consent && !consent.ok)) return { ok: false, errors };
   const checked = fields.value;
   const changes: LeadFieldChanges = {
     name: input.name,
@@ -103,6 +108,7 @@ export function leadUpdate(
     socialBLogin: input.socialBLogin,
     planningCallAt: input.planningCallAt,
     customValues: ctx.customValues,
+    consent: input.consent === undefined ? undefined : (consent?.value ?? null),
   };
   return { ok: true, value: { changes, phoneCountry: checked.phone?.country ?? null, status: checked.status, timeZone, utcOffset: input.utcOffset } };
 }

@@ -1,3 +1,5 @@
+import type { Consent, ConsentInput } from './consent';
+
 /** The lead as the domain sees it: one shape, presented as v2 or v1 by the HTTP layer. */
 
 export const LEAD_TYPES = ['straight', 'selection'] as const;
@@ -53,6 +55,7 @@ export interface Lead {
   selectionType: string | null;
   city: string | null;
   additionalParams: unknown;
+  consent: Consent | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -82,6 +85,7 @@ export interface CreateLeadInput {
   messengerId?: number;
   socialAId?: string | number;
   socialBLogin?: string;
+  consent?: ConsentInput | null;
 }
 
 /** Fields a client may change; absent = unchanged. */
@@ -108,6 +112,8 @@ export interface UpdateLeadInput {
   socialBLogin?: string;
   /** v1 `call_timestamp`: sets the next call time directly. */
   planningCallAt?: Date;
+  /** Consent given; null withdraws it. */
+  consent?: ConsentInput | null;
 }
 
 const BIGINT_MAX = 9_223_372_036_854_775_807n;

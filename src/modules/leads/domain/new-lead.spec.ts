@@ -17,6 +17,8 @@ const ORDER: OrderSettings = {
   ignoreLeadTimezone: false,
   defaultUtcOffset: 3,
   qualifiedLeadsPerDayLimit: null,
+  consentRequired: false,
+  maxAttemptsPerDay: null,
   callAttemptGroupId: null,
 };
 // Wednesday 2026-03-11 23:00Z
@@ -154,6 +156,7 @@ describe('v1 mapping', () => {
       selectionType: null,
       city: null,
       additionalParams: null,
+      consent: null,
       createdAt: new Date('2026-03-01T00:00:00Z'),
       updatedAt: new Date('2026-03-02T00:00:00Z'),
     };

@@ -3,6 +3,7 @@ import { nextCallableAt } from '../../orders/domain/callable-time';
 import { API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType } from './lead';
 import { checkLeadFields, normaliseMessengerPhone } from './lead-changes';
 import type { LeadStatus } from './lead-status';
+import { checkConsent, type Consent, consentAllowsCalls } from './consent';
 import { planningZone, resolveLeadTimeZone } from '../../orders/domain/time-zone';
 
 import type { OrderSettings } from '../../orders/domain/order-settings';
@@ -35,6 +36,7 @@ export interface NewLead {
   messengerId: number | null;
   adCampaignId: string | null;
   customValues: Record<string, unknown>;
+  consent: Consent | null;
 }
 
 /** Earliest callable moment not before `notBefore` (and not before now), in the lead's zone (or the order's, see planningZone); a number is a fixed offset. */
@@ -71,9 +73,11 @@ export function buildNewLead(
     now: ctx.now,
   });
   if (!zone.ok) errors.push(zone.error);
-
+  const consent = input.consent ? checkConsent(input.consent, ctx.now) : null;
+  if (consent && !consent.ok) errors.push(...consent.errors);
   const { phone, status } = checked;
   if (errors.length > 0 || !phone || !order || !status || !zone.ok) return { ok: false, errors };
+  const given = consent?.ok ? consent.value : null;
 
   const { timeZone, utcOffset } = zone.value;
   return {
@@ -92,7 +96,7 @@ export function buildNewLead(
       externalIdCrmD: input.externalIdCrmD ?? null,
       createMethod: API_CREATE_METHOD,
       source: input.source ?? 'organic',
-      planningCallAt: planCall(order, zone.value, ctx.now),
+      planningCallAt: consentAllowsCalls(order, given) ? planCall(order, zone.value, ctx.now) : null,
       priority: input.priority ?? 0,
       utcOffset,
       timeZone,
@@ -103,6 +107,7 @@ export function buildNewLead(
       messengerId: input.messengerId ?? null,
       adCampaignId: input.adCampaignId ?? null,
       customValues: ctx.customValues,
+      consent: given,
     },
   };
 }

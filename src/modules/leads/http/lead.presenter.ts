@@ -1,12 +1,22 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
 import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.decorators';
+import { CONSENT_SOURCES, type Consent } from '../domain/consent';
 import type { Lead } from '../domain/lead';
 import { currentUtcOffset } from '../../orders/domain/time-zone';
 import type { LeadStatus } from '../domain/lead-status';
 import type { AsyncJobView } from '../lead-create-jobs.service';
 
 const ISO = '2026-03-04T05:06:07+00:00';
+
+/** A lead's consent as returned. */
+export class ConsentView {
+  @ApiProperty({ example: ISO }) givenAt: string;
+  @ApiProperty({ enum: CONSENT_SOURCES }) source: string;
+  @ApiProperty({ type: String, nullable: true }) evidenceUrl: string | null;
+  @ApiProperty({ type: String, nullable: true }) token: string | null;
+  @ApiProperty({ type: String, nullable: true }) text: string | null;
+}
 
 /** The v2 Lead of API.md (detail form; list items add previousLeadId/nextLeadId). */
 export class LeadV2View {
@@ -46,6 +56,7 @@ export class LeadV2View {
   @ApiProperty() messengerPhone: string;
   @ApiProperty({ type: String, nullable: true }) adCampaignId: string | null;
   @ApiProperty(CUSTOM_VALUES) customValues: Record<string, unknown>;
+  @ApiProperty({ type: ConsentView, nullable: true, description: 'consent to be called; null: none' }) consent: ConsentView | null;
 }
 
 export class LeadV2ListItemView extends LeadV2View {
@@ -138,7 +149,12 @@ function leadV2(lead: Lead, withLinks: boolean) {
     ...presentLeadSocialFields(lead),
     adCampaignId: lead.adCampaignId,
     customValues: lead.customValues ?? {},
+    consent: presentConsent(lead.consent),
   };
+}
+
+function presentConsent(c: Consent | null | undefined): ConsentView | null {
+  return c ? { givenAt: isoDateTime(new Date(c.givenAt)), source: c.source, evidenceUrl: c.evidenceUrl, token: c.token, text: c.text } : null;
 }
 
 /** The social and messenger fields, named alike in v1 and v2: "" where the lead has none. */

@@ -1,5 +1,6 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
+import type { Consent } from '../domain/consent';
 import { LeadStatusEntity } from './lead-status.entity';
 
 /**
@@ -137,6 +138,10 @@ export class LeadEntity {
 
   @Column({ type: 'jsonb', nullable: true })
   additionalParams: Record<string, unknown> | null;
+
+  /** Consent to be called (domain/consent.ts Consent); NULL: none given. */
+  @Column({ type: 'jsonb', nullable: true })
+  consent: Consent | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

@@ -1,3 +1,4 @@
+import type { Consent } from '../domain/consent';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { IdBounds, pageIdsQuery } from '../../../database/counters/counted-page';
@@ -71,7 +72,8 @@ const LEAD_DETAIL: PreparedStatement = {
 };
 
 /** Writable columns of an update, by domain field. */
-export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'customValues' | 'planningCallAt'> & {
+export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'customValues' | 'planningCallAt' | 'consent'> & {
+  consent?: Consent | null;
   source?: string;
   socialAId?: string;
   planningCallAt?: Date | null;
@@ -83,7 +85,18 @@ export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'custom
 // Every field of an update is a lead column.
 type _ChangesAreColumns = Assert<SameKeys<keyof LeadChanges & keyof LeadEntity, keyof LeadChanges>>;
 
-const FOR_UPDATE_FIELDS = ['orderId', 'phone', 'statusId', 'utcOffset', 'timeZone', 'planningCallAt', 'qualifiedAt', 'previousLeadId', 'nextLeadId'] as const;
+const FOR_UPDATE_FIELDS = [
+  'orderId',
+  'phone',
+  'statusId',
+  'utcOffset',
+  'timeZone',
+  'planningCallAt',
+  'qualifiedAt',
+  'previousLeadId',
+  'nextLeadId',
+  'consent',
+] as const;
 /** The state an update decides on, read under a row lock, and its order's client (who may change it). */
 export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]> & { orderClientId: number | null };
 const FOR_UPDATE = LEAD_COLUMNS.only(FOR_UPDATE_FIELDS);
@@ -211,7 +224,12 @@ export class LeadsRepository {
     for (const [field, value] of Object.entries(changes) as [keyof LeadChanges & keyof LeadEntity, unknown][]) {
       if (value === undefined) continue;
       const column = LEAD_COLUMNS.get(field);
-      sets.push(column.kind === 'json' ? `${column.databaseName} = ${p.add(JSON.stringify(value))}::jsonb` : `${column.databaseName} = ${p.add(value)}`);
+      // A JSON column set to null is SQL NULL (none), not the JSON value null.
+      sets.push(
+        column.kind === 'json' && value !== null
+          ? `${column.databaseName} = ${p.add(JSON.stringify(value))}::jsonb`
+          : `${column.databaseName} = ${p.add(value)}`,
+      );
     }
     if (sets.length === 0) return;
     await m.query(`UPDATE lead SET ${sets.join(', ')}, updated_at = now() WHERE id = ${p.add(id)}`, p.values);

@@ -22,6 +22,9 @@ export interface OrderRecord {
   showLeadContactsToAgent: boolean;
   callAttemptGroupId: number | null;
   qualifiedLeadsPerDayLimit: number | null;
+  consentRequired: boolean;
+  /** Calls a lead gets per local day; null: no cap. */
+  maxAttemptsPerDay: number | null;
   callScenarioId: number | null;
   leadTransformEnabled: boolean;
   speechRecognitionEnabled: boolean;

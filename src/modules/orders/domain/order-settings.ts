@@ -15,5 +15,8 @@ export interface OrderSettings {
   /** IANA zone of the order (extension `defaultTimeZone`); absent when it has none (then `defaultUtcOffset`). */
   defaultTimeZone?: string;
   qualifiedLeadsPerDayLimit: number | null;
+  consentRequired: boolean;
+  /** Calls a lead gets per local day; null: no cap. */
+  maxAttemptsPerDay: number | null;
   callAttemptGroupId: number | null;
 }

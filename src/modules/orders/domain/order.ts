@@ -63,6 +63,8 @@ export interface OrderInput {
   showLeadContactsToAgent?: boolean;
   callAttemptGroupId?: number;
   qualifiedLeadsPerDayLimit?: number | null;
+  consentRequired?: boolean;
+  maxAttemptsPerDay?: number | null;
   callScenarioId?: number;
   leadTransformEnabled?: boolean;
   speechRecognitionEnabled?: boolean;

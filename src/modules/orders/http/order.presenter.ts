@@ -44,6 +44,9 @@ export class OrderView {
   @ApiProperty() showLeadContactsToAgent: boolean;
   @ApiProperty({ type: 'integer', nullable: true }) callAttemptGroupId: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) qualifiedLeadsPerDayLimit: number | null;
+  @ApiProperty({ description: 'leads without consent are not dialled' }) consentRequired: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 1, maximum: 50, description: 'calls per lead per local day; null = no cap' })
+  maxAttemptsPerDay: number | null;
   @ApiProperty({ type: 'integer', description: '0 = no scenario' }) callScenarioId: number;
   @ApiProperty() leadTransformEnabled: boolean;
   @ApiProperty({ example: 'success' }) status: string;
@@ -93,6 +96,8 @@ export function presentOrder(o: OrderRecord, shape: 'detail' | 'list') {
     showLeadContactsToAgent: o.showLeadContactsToAgent,
     callAttemptGroupId: o.callAttemptGroupId,
     qualifiedLeadsPerDayLimit: o.qualifiedLeadsPerDayLimit,
+    consentRequired: o.consentRequired ?? false,
+    maxAttemptsPerDay: o.maxAttemptsPerDay ?? null,
     // API.md types it int (not "int or null" like qualifiedLeadsPerDayLimit): 0 = no scenario.
     callScenarioId: o.callScenarioId ?? 0,
     leadTransformEnabled: o.leadTransformEnabled,

@@ -8,6 +8,7 @@ import { ClientEntity } from '../../clients/persistence/client.entity';
 
 /** `call_order`: an order (campaign) whose leads the call center calls, with its dialing settings. */
 @Entity('call_order')
+@Check('call_order_max_attempts_per_day_check', 'max_attempts_per_day BETWEEN 1 AND 50')
 @Unique('call_order_code_key', ['code'])
 @Check('call_order_agent_lead_edit_mode_check', `agent_lead_edit_mode IN ('during-call', 'always', 'never')`)
 @Check('call_order_call_record_rule_check', `call_record_rule IN ('client_is_connected', 'agent_is_connected')`)
@@ -75,6 +76,14 @@ export class CallOrderEntity {
 
   @Column({ type: 'integer', nullable: true })
   qualifiedLeadsPerDayLimit: number | null;
+
+  /** Leads without consent are not dialled. */
+  @Column({ type: 'boolean', default: false })
+  consentRequired: boolean;
+
+  /** Calls a lead gets per local day; NULL: no cap. */
+  @Column({ type: 'integer', nullable: true })
+  maxAttemptsPerDay: number | null;
 
   @Column({ type: 'integer', nullable: true })
   @ForeignKey(() => CallScenarioEntity, { name: 'call_order_call_scenario_id_fkey' })

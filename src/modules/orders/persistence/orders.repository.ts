@@ -42,7 +42,15 @@ const ORDER_COLUMNS = `${CALL_ORDER.except(NOT_IN_RECORD).select('o', { callHoli
 const SETTINGS_COLUMNS = [
   CALL_ORDER.only(['id', 'code', 'clientId', 'callSchedule']).select('o'),
   `${HOLIDAYS} AS holidays`,
-  CALL_ORDER.only(['ignoreLeadTimezone', 'defaultUtcOffset', 'defaultTimeZone', 'qualifiedLeadsPerDayLimit', 'callAttemptGroupId']).select('o'),
+  CALL_ORDER.only([
+    'ignoreLeadTimezone',
+    'defaultUtcOffset',
+    'defaultTimeZone',
+    'qualifiedLeadsPerDayLimit',
+    'callAttemptGroupId',
+    'consentRequired',
+    'maxAttemptsPerDay',
+  ]).select('o'),
 ].join(', ');
 
 /** The call_order columns of the scalar fields of `changes`, their SQL types for casts, and the values (member sets aside). */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsIP, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsIP, IsObject, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { Nullable, Optional } from '../../../../common/presence';
 import { MaxKeys } from '../../../../common/validation';
@@ -7,6 +8,7 @@ import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
 import { LEAD_SOURCES, LEAD_TYPES, type LeadSource, type LeadType } from '../../domain/lead';
 import { TIME_ZONE_MAX_LENGTH } from '../../../orders/domain/time-zone';
 import { MAX_UTC_OFFSET, MIN_UTC_OFFSET } from '../../domain/utc-offset';
+import { ConsentDto } from './consent.dto';
 import { IsPositiveIdLike, IsTextOrJson, IsValuesMap } from './lead-validators';
 
 const TEXT = 255;
@@ -153,6 +155,17 @@ class LeadFieldsV2 {
   @IsString()
   @MaxLength(TEXT)
   socialBLogin?: string;
+
+  @ApiPropertyOptional({
+    type: ConsentDto,
+    nullable: true,
+    description: 'Consent to be called; on update null withdraws it. An order with consentRequired dials only leads that have it.',
+  })
+  @Nullable()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConsentDto)
+  consent?: ConsentDto | null;
 }
 
 export class CreateLeadV2Dto extends LeadFieldsV2 {

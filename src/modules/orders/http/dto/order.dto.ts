@@ -37,6 +37,7 @@ import {
   SIP_ENDPOINT_USAGE_SCHEMES,
   SipEndpointUsageScheme,
 } from '../../domain/order';
+import { OrderDialingRulesDto } from './order-dialing-rules.dto';
 
 /** Agents, agent groups or numbers of one order: the existing contract's cap, checked in one query each. */
 const MAX_IDS = 1000;
@@ -64,7 +65,7 @@ const clientIdDoc = (example: number | null, description: string): ApiPropertyOp
 });
 
 /** Fields that are optional on create and on update. */
-export class OrderFieldsDto {
+export class OrderFieldsDto extends OrderDialingRulesDto {
   @ApiPropertyOptional(clientIdDoc(1, "the client that ordered it (must exist); null = the call center's own; a client key may only send its own"))
   @Nullable()
   @PositiveInt()
