@@ -27,6 +27,7 @@ import { LeadCreatePreviousByPhone1763900600000 } from './1763900600000-lead-cre
 import { LeadCreateRow1795684548556 } from './1795684548556-lead-create-row';
 import { AddClients1795686554314 } from './1795686554314-add-clients';
 import { AddLeadConsent1795690374158 } from './1795690374158-add-lead-consent';
+import { AddLeadDailyCap1795691046474 } from './1795691046474-add-lead-daily-cap';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   LeadCreateRow1795684548556,
   AddClients1795686554314,
   AddLeadConsent1795690374158,
+  AddLeadDailyCap1795691046474,
 ];

@@ -11,7 +11,10 @@ import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
 import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
 import { CallStatusesService } from './call-statuses.service';
 import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
-import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
+import { type CallOutcome, callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
+import { applyDailyCap, leadDayBounds } from './domain/daily-cap';
+import { consentAllowsCalls } from '../leads/domain/consent';
+import type { LeadForCall } from '../leads/domain/lead';
 import { planningZone } from '../orders/domain/time-zone';
 import { type CallFilter, type CallRow, confineToOrders } from './domain/call';
 import { CallsRepository } from './persistence/calls.repository';
@@ -114,27 +117,43 @@ export class CallsService {
         platformCallId: input.platformCallId,
         createdAt: startedAt,
       });
-      if (!created) return { id };
-
-      // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
-      const order = await this.orders.getOrderSettings(lead.orderId, m);
-      if (!order) throw new Error(`order ${lead.orderId} of lead ${input.leadId} not found`);
-      const group = await this.attemptGroups.groupOrDefault(order.callAttemptGroupId, m);
-      const next = planAfterCall({
-        finishedAt: new Date(startedAt.getTime() + input.totalDurationSeconds * 1000),
-        previousAttempts: lead.attemptCount,
-        outcome: refs.status.category,
-        callbackRequested,
-        group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLastInterval, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
-        window: {
-          schedule: order.callSchedule,
-          holidays: order.holidays,
-          zone: planningZone(order, { timeZone: lead.timeZone, utcOffset: lead.utcOffset ?? order.defaultUtcOffset }),
-        },
-      });
-      await this.leads.recordCallAttempt(m, input.leadId, next.attemptCount, next.planningCallAt);
+      if (created) await this.planAfterRecordedCall(m, input.leadId, lead, { startedAt, callbackRequested, outcome: refs.status.category }, input);
       return { id };
     });
+  }
+
+  /**
+   * The lead's next call after a new call, in the call's transaction: the redial ladder in the order's
+   * window, none without the consent the order requires, and the daily attempt cap of the lead's local day.
+   */
+  private async planAfterRecordedCall(
+    m: EntityManager,
+    leadId: number,
+    lead: LeadForCall,
+    call: { startedAt: Date; callbackRequested: boolean; outcome: CallOutcome },
+    input: RecordCallInput,
+  ): Promise<void> {
+    // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
+    const order = await this.orders.getOrderSettings(lead.orderId, m);
+    if (!order) throw new Error(`order ${lead.orderId} of lead ${leadId} not found`);
+    const group = await this.attemptGroups.groupOrDefault(order.callAttemptGroupId, m);
+    const zone = planningZone(order, { timeZone: lead.timeZone, utcOffset: lead.utcOffset ?? order.defaultUtcOffset });
+    const window = { schedule: order.callSchedule, holidays: order.holidays, zone };
+    const finishedAt = new Date(call.startedAt.getTime() + input.totalDurationSeconds * 1000);
+    const next = planAfterCall({
+      finishedAt,
+      previousAttempts: lead.attemptCount,
+      outcome: call.outcome,
+      callbackRequested: call.callbackRequested,
+      group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLastInterval, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
+      window,
+    });
+    const planned = consentAllowsCalls(order, lead.consent) ? next.planningCallAt : null;
+    const cap = order.maxAttemptsPerDay;
+    const day = leadDayBounds(call.startedAt, zone);
+    const callsToday = cap === null || planned === null ? 0 : await this.calls.countLeadCallsBetween(m, leadId, day.start, day.end);
+    const capped = applyDailyCap({ planned, callsToday, maxAttemptsPerDay: cap, at: call.startedAt, window });
+    await this.leads.recordCallAttempt(m, leadId, next.attemptCount, capped.planningCallAt, capped.capUntil);
   }
 
   /**

@@ -21,8 +21,8 @@ export class LeadCallAttemptsService {
     return this.repo.setAttemptCounts(m, counts);
   }
 
-  /** After the call: the lead's attempt count and its next call (null: dialing stops). */
-  recordCallAttempt(m: EntityManager, leadId: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {
-    return this.repo.recordCallAttempt(m, leadId, attemptCount, planningCallAt);
+  /** After the call: the lead's attempt count, its next call (null: dialing stops) and until when the daily cap holds it. */
+  recordCallAttempt(m: EntityManager, leadId: number, attemptCount: number, planningCallAt: Date | null, dailyCapUntil: Date | null): Promise<void> {
+    return this.repo.recordCallAttempt(m, leadId, attemptCount, planningCallAt, dailyCapUntil);
   }
 }

@@ -54,6 +54,7 @@ export class LeadCallableService {
       qualifiedLeadsPerDayLimit: limit,
       consentRequired: order.consentRequired,
       hasConsent: lead.consent !== null,
+      dailyCapUntil: lead.dailyCapUntil,
     });
     return { ...result, at: now, lead, zone: ownZone };
   }

@@ -118,6 +118,16 @@ export class CallsRepository {
     return { sql, params: p.values };
   }
 
+  /** Calls of a lead started in [from, to): the daily attempt cap's count (call_lead_idx, a lead has few calls). */
+  async countLeadCallsBetween(m: EntityManager, leadId: number, from: Date, to: Date): Promise<number> {
+    const rows: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM call WHERE lead_id = $1 AND created_at >= $2 AND created_at < $3`, [
+      leadId,
+      from,
+      to,
+    ]);
+    return rows[0].n;
+  }
+
   /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */
   async insertOnce(m: EntityManager, c: NewCall): Promise<{ id: number; created: boolean }> {
     const inserted: { id: number }[] = await m.query(

@@ -71,6 +71,14 @@ describe('explainCallable', () => {
     expect(explainCallable(facts({ consentRequired: true, hasConsent: true })).reasons).not.toContain('no_consent');
   });
 
+  it('daily_attempt_cap while the cap holds the lead, not after', () => {
+    const planned = new Date('2026-03-11T04:00:00Z');
+    const capped = explainCallable(facts({ planningCallAt: planned, dailyCapUntil: new Date('2026-03-10T18:30:00Z') }));
+    expect(capped.reasons).toContain('daily_attempt_cap');
+    expect(capped.nextCallableAt).toEqual(planned);
+    expect(explainCallable(facts({ dailyCapUntil: new Date('2020-01-01T00:00:00Z') })).reasons).not.toContain('daily_attempt_cap');
+  });
+
   it('order_autodialing_disabled; nothing next', () => {
     expect(explainCallable(facts({ autoDialingEnabled: false }))).toEqual({
       callableNow: false,

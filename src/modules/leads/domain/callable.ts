@@ -23,6 +23,8 @@ export const NOT_CALLABLE_REASONS = [
   'qualified_limit_reached',
   /** The order requires consent and the lead has none. */
   'no_consent',
+  /** The lead's calls of its local day reached maxAttemptsPerDay: it waits for its next local day. */
+  'daily_attempt_cap',
 ] as const;
 export type NotCallableReason = (typeof NOT_CALLABLE_REASONS)[number];
 
@@ -42,6 +44,8 @@ export interface CallableFacts {
   /** The order dials only leads with consent, and whether this lead has it. */
   consentRequired?: boolean;
   hasConsent?: boolean;
+  /** The daily attempt cap holds the lead until then; null or absent: not capped. */
+  dailyCapUntil?: Date | null;
 }
 
 export interface Callability {
@@ -82,6 +86,7 @@ export function explainCallable(f: CallableFacts): Callability {
   if (!f.autoDialingEnabled) reasons.push('order_autodialing_disabled');
   const limitReached = f.qualifiedLeadsPerDayLimit !== null && f.qualifiedToday >= f.qualifiedLeadsPerDayLimit;
   if (limitReached) reasons.push('qualified_limit_reached');
+  if (f.planningCallAt !== null && f.dailyCapUntil && f.dailyCapUntil.getTime() > now) reasons.push('daily_attempt_cap');
 
   let next: Date | null = null;
   if (f.planningCallAt !== null && !noSchedule && f.autoDialingEnabled && !noConsent) {

@@ -56,6 +56,8 @@ export interface Lead {
   city: string | null;
   additionalParams: unknown;
   consent: Consent | null;
+  /** The daily attempt cap holds the lead until then (its next local day); null: not capped. */
+  dailyCapUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -149,6 +151,7 @@ export interface LeadForCall {
   attemptCount: number;
   utcOffset: number | null;
   timeZone: string | null;
+  consent: Consent | null;
 }
 
 /** What a lead list filters on (counters and page queries in persistence/ read it). */

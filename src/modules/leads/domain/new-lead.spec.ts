@@ -157,6 +157,7 @@ describe('v1 mapping', () => {
       city: null,
       additionalParams: null,
       consent: null,
+      dailyCapUntil: null,
       createdAt: new Date('2026-03-01T00:00:00Z'),
       updatedAt: new Date('2026-03-02T00:00:00Z'),
     };

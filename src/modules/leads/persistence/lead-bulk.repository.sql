@@ -144,7 +144,7 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT t.id FROM lead t WHERE t.phone = $1 ORDER BY t.id LIMIT $3 OFFSET $2) page
   JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;
 
@@ -164,6 +164,6 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT t.id FROM lead t WHERE t.external_id_crm_a = $1 AND t.order_id = ANY($2::int[]) AND t.status_id = ANY($3::int[]) AND t.created_at >= $4 AND t.created_at <= $5 ORDER BY t.id LIMIT $7 OFFSET $6) page
   JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;

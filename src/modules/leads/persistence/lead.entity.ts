@@ -143,6 +143,10 @@ export class LeadEntity {
   @Column({ type: 'jsonb', nullable: true })
   consent: Consent | null;
 
+  /** Set when the lead's calls of a local day reached its order's maxAttemptsPerDay: the start of its next local day. */
+  @Column({ type: 'timestamptz', nullable: true })
+  dailyCapUntil: Date | null;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

@@ -102,7 +102,7 @@ export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]>
 const FOR_UPDATE = LEAD_COLUMNS.only(FOR_UPDATE_FIELDS);
 
 /** The lead as a recorded call needs it (LeadForCall). */
-const FOR_CALL = LEAD_COLUMNS.only(['orderId', 'phone', 'attemptCount', 'utcOffset', 'timeZone'] satisfies (keyof LeadForCall)[]);
+const FOR_CALL = LEAD_COLUMNS.only(['orderId', 'phone', 'attemptCount', 'utcOffset', 'timeZone', 'consent'] satisfies (keyof LeadForCall)[]);
 
 /** Lock keys: 64-bit hashes of a namespaced text, so they cannot meet other modules' locks. */
 export const phoneLockKey = (orderId: number, phone: string) => `lead-phone:${orderId}:${phone}`;
@@ -214,8 +214,13 @@ export class LeadsRepository {
     ]);
   }
 
-  async recordCallAttempt(m: EntityManager, id: number, attemptCount: number, planningCallAt: Date | null): Promise<void> {
-    await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, updated_at = now() WHERE id = $1`, [id, attemptCount, planningCallAt]);
+  async recordCallAttempt(m: EntityManager, id: number, attemptCount: number, planningCallAt: Date | null, dailyCapUntil: Date | null): Promise<void> {
+    await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, daily_cap_until = $4, updated_at = now() WHERE id = $1`, [
+      id,
+      attemptCount,
+      planningCallAt,
+      dailyCapUntil,
+    ]);
   }
 
   async update(m: EntityManager, id: number, changes: LeadChanges): Promise<void> {
