@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { buildNewLead, OrderSettings, planCall } from './new-lead';
 import { LeadStatus } from './lead-status';
 import { fromV1Create, fromV1Update, toV1Detail, toV1FieldErrors } from '../http/lead-v1.presenter';
@@ -41,6 +42,25 @@ describe('buildNewLead', () => {
     expect(r.ok && r.lead.utcOffset).toBe(10);
     expect(r.ok && r.lead.planningCallAt).toEqual(new Date('2026-03-12T09:00:00Z'));
     expect(planCall(order, 10, NOW, new Date('2026-03-13T10:00:00Z'))).toEqual(new Date('2026-03-13T10:00:00Z'));
+  });
+
+  it('stores consent and plans a lead of a consentRequired order only with it (property)', () => {
+    const consent = { givenAt: '2026-03-01T10:00:00Z', source: 'paper' };
+    fc.assert(
+      fc.property(fc.boolean(), fc.boolean(), (required, given) => {
+        const order = { ...ORDER, consentRequired: required };
+        const r = buildNewLead({ ...base, consent: given ? consent : undefined }, { order, statuses: STATUSES, customValues: {}, now: NOW });
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        expect(r.lead.consent?.givenAt ?? null).toBe(given ? '2026-03-01T10:00:00.000Z' : null);
+        expect(r.lead.planningCallAt === null).toBe(required && !given);
+      }),
+    );
+    const future = buildNewLead(
+      { ...base, consent: { givenAt: '2026-03-12T00:00:00Z', source: 'sms' } },
+      { order: ORDER, statuses: STATUSES, customValues: {}, now: NOW },
+    );
+    expect(future.ok ? [] : future.errors.map((e) => e.field)).toEqual(['consent.givenAt']);
   });
 
   it('lists every problem at once', () => {
