@@ -100,6 +100,22 @@ describe('lead consent', () => {
     expect(updated.planningCallDateTime).not.toBe('');
   });
 
+  it('the async create takes consent', async () => {
+    const o = await consentOrder();
+    const res = await post('/v2/lead/create-async/', leadBody(o, { consent: CONSENT })).expect(200);
+    const jobId = res.headers['x-job-id'];
+    const deadline = Date.now() + 15_000;
+    let job = (await get(`/v2/lead/create-async/${jobId}/`).expect(200)).body.data;
+    while (job.status === 'queued' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = (await get(`/v2/lead/create-async/${jobId}/`).expect(200)).body.data;
+    }
+    expect(job.status).toBe('done');
+    const lead = await detail(Number(job.leadId));
+    expect(lead.consent).toEqual(STORED);
+    expect(lead.planningCallDateTime).not.toBe('');
+  });
+
   it('v1: a lead of a consentRequired order created without consent has no call time', async () => {
     const o = await consentOrder();
     const id = await createLead(t, o);
