@@ -38,6 +38,8 @@ const leadRow = {
   selection_type: null,
   city: null,
   additional_params: null,
+  consent: null,
+  daily_cap_until: null,
   created_at: '2026-11-23T22:00:00+00:00',
   updated_at: '2026-11-23T22:05:00.5+00:00',
 };
