@@ -26,6 +26,7 @@ import { LeadPlanningCounters1763900310000 } from './1763900310000-lead-planning
 import { LeadCreatePreviousByPhone1763900600000 } from './1763900600000-lead-create-previous-by-phone';
 import { LeadCreateRow1795684548556 } from './1795684548556-lead-create-row';
 import { AddClients1795686554314 } from './1795686554314-add-clients';
+import { AddDncLists1795690350642 } from './1795690350642-add-dnc-lists';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   LeadCreatePreviousByPhone1763900600000,
   LeadCreateRow1795684548556,
   AddClients1795686554314,
+  AddDncLists1795690350642,
 ];

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ClientsModule } from '../clients/clients.module';
+import { OrdersModule } from '../orders/orders.module';
+import { DncService } from './dnc.service';
+import { DncV2Controller } from './http/dnc.v2.controller';
+import { DncRepository } from './persistence/dnc.repository';
+
+/** Do-not-call lists: the global one, a client's, an order's. */
+@Module({
+  imports: [OrdersModule, ClientsModule],
+  controllers: [DncV2Controller],
+  providers: [DncRepository, DncService],
+  exports: [DncService],
+})
+export class DncModule {}
