@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClientsModule } from '../clients/clients.module';
+import { LeadsModule } from '../leads/leads.module';
 import { OrdersModule } from '../orders/orders.module';
 import { DncService } from './dnc.service';
 import { DncV2Controller } from './http/dnc.v2.controller';
@@ -7,7 +8,7 @@ import { DncRepository } from './persistence/dnc.repository';
 
 /** Do-not-call lists: the global one, a client's, an order's. */
 @Module({
-  imports: [OrdersModule, ClientsModule],
+  imports: [OrdersModule, ClientsModule, LeadsModule],
   controllers: [DncV2Controller],
   providers: [DncRepository, DncService],
   exports: [DncService],

@@ -5,6 +5,7 @@ import { reachesClient } from '../../common/auth-context';
 import { DomainError, type FieldError } from '../../common/domain-error';
 import type { Page } from '../../common/envelope';
 import { ClientsService } from '../clients/clients.service';
+import { LeadDncService } from '../leads/lead-dnc.service';
 import { OrdersService } from '../orders/orders.service';
 import { checkExpiry, type DncEntry, type DncList, normalisePhones } from './domain/dnc-entry';
 import { type DncFilter, DncRepository, type DncReach } from './persistence/dnc.repository';
@@ -31,9 +32,10 @@ export class DncService {
     private readonly repo: DncRepository,
     private readonly orders: OrdersService,
     private readonly clients: ClientsService,
+    private readonly leads: LeadDncService,
   ) {}
 
-  /** Puts the numbers on the list (or updates expiry and reason); how many were added or updated. */
+  /** Puts the numbers on the list (or updates expiry and reason) and stops the leads it covers; how many were added or updated. */
   async add(access: ClientAccess, input: DncAddInput): Promise<number> {
     const errors: FieldError[] = [];
     const phones = normalisePhones(input.phones);
@@ -43,7 +45,13 @@ export class DncService {
     const list = await this.listOf(access, input, errors);
     if (!phones.ok || !expiry.ok || !list) throw DomainError.validation(errors);
     const fields = { expiresAt: expiry.value, reason: input.reason ?? null };
-    return this.ds.transaction((m) => this.repo.add(list, [...phones.value].sort(), fields, m));
+    const sorted = [...phones.value].sort();
+    // The entries and the stop of the leads they cover commit together: no lead of these numbers stays planned.
+    return this.ds.transaction(async (m) => {
+      const count = await this.repo.add(list, sorted, fields, m);
+      await this.leads.stopPlanned(sorted, list, m);
+      return count;
+    });
   }
 
   /** Removes the numbers from exactly that list; how many were on it. */

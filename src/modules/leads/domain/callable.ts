@@ -21,6 +21,8 @@ export const NOT_CALLABLE_REASONS = [
   'order_autodialing_disabled',
   /** The order's qualified leads today reached qualifiedLeadsPerDayLimit. */
   'qualified_limit_reached',
+  /** An active do-not-call entry covers the lead's number (global, its order's client's or its order's list). */
+  'dnc',
 ] as const;
 export type NotCallableReason = (typeof NOT_CALLABLE_REASONS)[number];
 
@@ -37,6 +39,8 @@ export interface CallableFacts {
   autoDialingEnabled: boolean;
   qualifiedToday: number;
   qualifiedLeadsPerDayLimit: number | null;
+  /** An active do-not-call entry covers the lead. */
+  dncBlocked?: boolean;
 }
 
 export interface Callability {
@@ -71,13 +75,14 @@ export function explainCallable(f: CallableFacts): Callability {
   if (today.hasWindow && !today.inside) reasons.push('outside_hours');
   // Inside hours: in today's window on a working day (a holiday has no hours).
   if (today.inside && !holiday && f.planningCallAt !== null && f.planningCallAt.getTime() > now) reasons.push('not_yet_due');
-  if (f.planningCallAt === null) reasons.push('dialing_stopped');
+  if (f.planningCallAt === null && !f.dncBlocked) reasons.push('dialing_stopped');
   if (!f.autoDialingEnabled) reasons.push('order_autodialing_disabled');
   const limitReached = f.qualifiedLeadsPerDayLimit !== null && f.qualifiedToday >= f.qualifiedLeadsPerDayLimit;
   if (limitReached) reasons.push('qualified_limit_reached');
+  if (f.dncBlocked) reasons.push('dnc');
 
   let next: Date | null = null;
-  if (f.planningCallAt !== null && !noSchedule && f.autoDialingEnabled) {
+  if (f.planningCallAt !== null && !noSchedule && f.autoDialingEnabled && !f.dncBlocked) {
     let from = Math.max(now, f.planningCallAt.getTime());
     if (limitReached) from = Math.max(from, orderDayBounds(f.now, f.orderZone).end.getTime());
     next = nextCallableAt({ now: new Date(from), schedule: f.schedule, holidays: f.holidays, zone: f.zone });
