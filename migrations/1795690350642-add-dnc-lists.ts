@@ -15,13 +15,9 @@ export class AddDncLists1795690350642 implements MigrationInterface {
     await q.query(
       `ALTER TABLE "dnc_entry" ADD CONSTRAINT "dnc_entry_client_id_fkey" FOREIGN KEY ("client_id") REFERENCES "client"("id") ON DELETE NO ACTION ON UPDATE NO ACTION`,
     );
-    await q.query(
-      `ALTER TABLE "dnc_entry" ADD CONSTRAINT "dnc_entry_call_id_fkey" FOREIGN KEY ("call_id") REFERENCES "call"("id") ON DELETE NO ACTION ON UPDATE NO ACTION`,
-    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE "dnc_entry" DROP CONSTRAINT "dnc_entry_call_id_fkey"`);
     await q.query(`ALTER TABLE "dnc_entry" DROP CONSTRAINT "dnc_entry_client_id_fkey"`);
     await q.query(`ALTER TABLE "dnc_entry" DROP CONSTRAINT "dnc_entry_order_id_fkey"`);
     await q.query(`DROP INDEX "public"."dnc_entry_phone_owner_key"`);

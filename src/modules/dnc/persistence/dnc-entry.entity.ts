@@ -1,5 +1,4 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { CallEntity } from '../../calls/persistence/call.entity';
 import { ClientEntity } from '../../clients/persistence/client.entity';
 import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
 import type { DncScope, DncSource } from '../domain/dnc-entry';
@@ -45,8 +44,8 @@ export class DncEntryEntity {
   @Column({ type: 'varchar', length: 8, default: 'api' })
   source: DncSource;
 
+  // No foreign key: calls are truncated and compacted on their own, an entry outlives its call.
   @Column({ type: 'integer', nullable: true })
-  @ForeignKey(() => CallEntity, { name: 'dnc_entry_call_id_fkey' })
   callId: number | null;
 
   @CreateDateColumn({ type: 'timestamptz', default: () => 'now()' })
