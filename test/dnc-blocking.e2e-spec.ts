@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { callStatusId, recordCall } from './factories/calls';
 import { assignOrderToClient, insertClient } from './factories/clients';
 import { createLead, createLeadOrder, testPhone, type TestOrder } from './factories/leads';
 import { type FeedEvent, feedHead, followFeed } from './support/event-feed';
@@ -78,5 +79,37 @@ describe('do-not-call entries block leads', () => {
     expect((await get(`/v2/lead/callable/${lead}/`)).reasons).toContain('dnc');
     await t.ds.query(`UPDATE dnc_entry SET expires_at = now() - interval '1 second' WHERE phone = $1`, [phone]);
     expect((await get(`/v2/lead/callable/${lead}/`)).reasons).not.toContain('dnc');
+  });
+
+  it("an opt-out on a call puts the number on the order's client's list (global without a client), stopping its leads there", async () => {
+    const statusId = await callStatusId(t, 'not-answered');
+    const call = (leadId: number, order: TestOrder, optOut?: boolean) =>
+      recordCall(t, {
+        leadId,
+        orderId: order.id,
+        platformCallId: `dnc-${leadId}-${Date.now()}`,
+        statusId,
+        totalDurationSeconds: 20,
+        waitTimeDurationSeconds: 20,
+        talkTimeDurationSeconds: 0,
+        startedAt: new Date(Date.now() - 60_000),
+        optOut,
+      });
+    const phone = testPhone();
+    const leads = await leadsOf(phone);
+    await call(leads[0], orderA1, false);
+    expect((await get(`/v2/dnc/?phone=${encodeURIComponent(phone)}`)).total).toBe(0);
+    expect(await states(leads.slice(1))).toEqual(['planned', 'planned']);
+    const callId = await call(leads[0], orderA1, true);
+    expect(await states(leads)).toEqual(['blocked', 'blocked', 'planned']);
+    const entries = (await get(`/v2/dnc/?phone=${encodeURIComponent(phone)}`)).list;
+    expect(entries).toEqual([expect.objectContaining({ phone, scope: 'client', clientId: client, orderId: null, source: 'call', callId, expiresAt: null })]);
+    expect((await get(`/v2/lead/callable/${leads[1]}/`)).reasons).toContain('dnc');
+
+    const ownCall = await call(leads[2], own, true);
+    expect(await states(leads)).toEqual(['blocked', 'blocked', 'blocked']);
+    expect((await get(`/v2/dnc/?phone=${encodeURIComponent(phone)}&scope=global`)).list).toEqual([
+      expect.objectContaining({ scope: 'global', source: 'call', callId: ownCall }),
+    ]);
   });
 });

@@ -15,6 +15,7 @@ import { callTimeProblems, durationProblems, planAfterCall } from './domain/afte
 import { planningZone } from '../orders/domain/time-zone';
 import { type CallFilter, type CallRow, confineToOrders } from './domain/call';
 import { CallsRepository } from './persistence/calls.repository';
+import { DncService } from '../dnc/dnc.service';
 import { ReadDatabase } from '../../database/read-database';
 
 export interface RecordCallInput {
@@ -33,6 +34,8 @@ export interface RecordCallInput {
   clientPhone?: string;
   hasRecords?: boolean;
   callbackRequested?: boolean;
+  /** The person asked not to be called again: the number goes on a do-not-call list. */
+  optOut?: boolean;
   startedAt?: Date;
 }
 
@@ -50,6 +53,7 @@ export class CallsService {
     private readonly statuses: CallStatusesService,
     private readonly read: ReadDatabase,
     private readonly leads: LeadCallAttemptsService,
+    private readonly dnc: DncService,
   ) {}
 
   /** A call of an order `access` reaches; another client's answers as one that does not exist. */
@@ -133,6 +137,7 @@ export class CallsService {
         },
       });
       await this.leads.recordCallAttempt(m, input.leadId, next.attemptCount, next.planningCallAt);
+      if (input.optOut) await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: order.clientId }, m);
       return { id };
     });
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { ClientAccess } from '../../common/auth-context';
 import { reachesClient } from '../../common/auth-context';
 import { DomainError, type FieldError } from '../../common/domain-error';
@@ -52,6 +52,14 @@ export class DncService {
       await this.leads.stopPlanned(sorted, list, m);
       return count;
     });
+  }
+
+  /** An opt-out on a call: the number goes on its order's client's list (global without a client) and every lead it covers stops, in the call's transaction. */
+  async optOutOnCall(call: { id: number; phone: string; orderClientId: number | null }, m: EntityManager): Promise<void> {
+    const list: DncList =
+      call.orderClientId === null ? { scope: 'global', orderId: null, clientId: null } : { scope: 'client', orderId: null, clientId: call.orderClientId };
+    await this.repo.addFromCall(list, call.phone, call.id, m);
+    await this.leads.stopPlanned([call.phone], list, m);
   }
 
   /** Removes the numbers from exactly that list; how many were on it. */

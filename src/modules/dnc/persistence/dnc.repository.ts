@@ -38,6 +38,15 @@ export class DncRepository {
     return rows.length;
   }
 
+  /** Puts a number on the list for an opt-out on a call (source call, no expiry); an entry already there takes the call. */
+  async addFromCall(list: DncList, phone: string, callId: number, m: EntityManager): Promise<void> {
+    await m.query(
+      `INSERT INTO dnc_entry (phone, scope, order_id, client_id, source, call_id) VALUES ($1, $2, $3, $4, 'call', $5)
+       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = NULL, source = 'call', call_id = EXCLUDED.call_id`,
+      [phone, list.scope, list.orderId, list.clientId, callId],
+    );
+  }
+
   /** Removes the numbers from exactly this list; how many were on it. */
   async remove(list: DncList, phones: string[], m: EntityManager): Promise<number> {
     const [{ n }] = await m.query<{ n: number }[]>(
