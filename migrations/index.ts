@@ -27,6 +27,7 @@ import { LeadCreatePreviousByPhone1763900600000 } from './1763900600000-lead-cre
 import { LeadCreateRow1795684548556 } from './1795684548556-lead-create-row';
 import { AddClients1795686554314 } from './1795686554314-add-clients';
 import { AddDncLists1795690350642 } from './1795690350642-add-dnc-lists';
+import { CallStatusOptOut1795691567482 } from './1795691567482-call-status-opt-out';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   LeadCreateRow1795684548556,
   AddClients1795686554314,
   AddDncLists1795690350642,
+  CallStatusOptOut1795691567482,
 ];

@@ -112,4 +112,31 @@ describe('do-not-call entries block leads', () => {
       expect.objectContaining({ scope: 'global', source: 'call', callId: ownCall }),
     ]);
   });
+
+  it('a call with an opt-out status (isOptOut) does the same as optOut', async () => {
+    const admin = await t.keyWith('admin');
+    const created = await request(t.http)
+      .post('/v2/call-status/create/')
+      .set('X-Api-Key', admin)
+      .send({ code: `opt-out-${Date.now()}`, title: 'Do not call me', category: 'answered', isOptOut: true })
+      .expect(200);
+    const statusId = created.body.data.id as number;
+    expect((await get(`/v2/call-status/detail/${statusId}/`)).isOptOut).toBe(true);
+    const phone = testPhone();
+    const leads = await leadsOf(phone);
+    const callId = await recordCall(t, {
+      leadId: leads[1],
+      orderId: orderA2.id,
+      platformCallId: `dnc-status-${leads[1]}`,
+      statusId,
+      totalDurationSeconds: 30,
+      waitTimeDurationSeconds: 5,
+      talkTimeDurationSeconds: 25,
+      startedAt: new Date(Date.now() - 60_000),
+    });
+    expect(await states(leads)).toEqual(['blocked', 'blocked', 'planned']);
+    expect((await get(`/v2/dnc/?phone=${encodeURIComponent(phone)}`)).list).toEqual([
+      expect.objectContaining({ scope: 'client', clientId: client, source: 'call', callId }),
+    ]);
+  });
 });

@@ -137,7 +137,7 @@ export class CallsService {
         },
       });
       await this.leads.recordCallAttempt(m, input.leadId, next.attemptCount, next.planningCallAt);
-      if (input.optOut) await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: order.clientId }, m);
+      if (input.optOut || refs.status.isOptOut) await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: order.clientId }, m);
       return { id };
     });
   }
