@@ -31,6 +31,7 @@ import { OrderStatsModule } from './modules/order-stats/order-stats.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { EventsModule } from './modules/events/events.module';
+import { DncModule } from './modules/dnc/dnc.module';
 
 /** How long an HTTP request waits for a pool connection before it is answered 503. */
 const HTTP_CONNECT_WAIT_MS = 3000;
@@ -107,6 +108,7 @@ export class AppModule {
         NotificationsModule,
         WebhooksModule,
         EventsModule,
+        DncModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

@@ -7,6 +7,7 @@ import {
   byOrder,
   type DeclaredAccess,
   declaredRoutes,
+  dncOwner,
   eventOwner,
   eventsOfOrdersSince,
   everyOrder,
@@ -147,6 +148,9 @@ const ROWS: Row[] = [
   { op: 'POST /v2/webhook/rotate-secret/{webhookId}', rule: 'scoped', target: 'webhook' },
   { op: 'POST /v2/webhook/test/{webhookId}', rule: 'scoped', target: 'webhook' },
   { op: 'POST /v2/webhook/delete/{webhookId}', rule: 'scoped', target: 'spareWebhook' },
+  { op: 'POST /v2/dnc/add', rule: 'scoped', target: 'order', body: (o) => ({ phones: [testPhone()], orderId: o.order }) },
+  { op: 'POST /v2/dnc/remove', rule: 'scoped', target: 'order', body: (o) => ({ phones: [testPhone()], orderId: o.order }) },
+  { op: 'GET /v2/dnc', rule: 'scoped', list: { kind: 'order', filter: ['orderId', 'order'], ownerOf: dncOwner } },
   { op: 'GET /v2/event', rule: 'scoped', list: { kind: 'order', filter: ['orderIds', 'order'], ownerOf: eventOwner } },
 ];
 

@@ -81,14 +81,16 @@ describe('status catalogues: management', () => {
       title: 'Answering machine',
       category: 'not-answered',
       isCallback: false,
+      isOptOut: false,
     });
-    await post(`/v2/call-status/update/${id}/`, { title: 'Voicemail box', isCallback: true }).expect(200);
+    await post(`/v2/call-status/update/${id}/`, { title: 'Voicemail box', isCallback: true, isOptOut: true }).expect(200);
     expect((await get('/v2/call-status/')).body.data).toContainEqual({
       id,
       code: 'answering-machine',
       title: 'Voicemail box',
       category: 'not-answered',
       isCallback: true,
+      isOptOut: true,
     });
   });
 

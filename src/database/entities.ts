@@ -1,6 +1,7 @@
 import { AgentGroupEntity, AgentGroupMemberEntity } from '../modules/agent-groups/persistence/agent-group.entity';
 import { ApiKeyEntity } from '../modules/auth/persistence/api-key.entity';
 import { ClientEntity } from '../modules/clients/persistence/client.entity';
+import { DncEntryEntity } from '../modules/dnc/persistence/dnc-entry.entity';
 import { CallAttemptGroupEntity } from '../modules/call-attempt-groups/persistence/call-attempt-group.entity';
 import { CallScenarioEntity } from '../modules/call-scenarios/persistence/call-scenario.entity';
 import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../modules/calls/persistence/call-counters';
@@ -69,4 +70,5 @@ export const ENTITIES = [
   EventEntity,
   EventRetentionEntity,
   ...WEBHOOK_ENTITIES,
+  DncEntryEntity,
 ];

@@ -19,6 +19,7 @@ export interface RecordedCall {
   waitTimeDurationSeconds: number;
   talkTimeDurationSeconds: number;
   startedAt: Date;
+  optOut?: boolean;
 }
 
 /** Records a call by an agent on a new SIP endpoint; returns the call id. */
@@ -38,6 +39,7 @@ export async function recordCall(t: TestApp, c: RecordedCall): Promise<number> {
       waitTimeDurationSeconds: c.waitTimeDurationSeconds,
       talkTimeDurationSeconds: c.talkTimeDurationSeconds,
       startedAt: c.startedAt.toISOString(),
+      optOut: c.optOut,
     });
   if (res.status !== 200) throw new Error(`/v2/call/create/ answered ${res.status}: ${JSON.stringify(res.body)}`);
   return (res.body as { data: { id: number } }).data.id;

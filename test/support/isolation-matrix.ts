@@ -7,7 +7,7 @@ import { ISOLATION_RULE, type IsolationRule } from '../../src/common/isolation';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE } from '../../src/modules/auth/http/auth.decorators';
 import { callStatusId, recordCall } from '../factories/calls';
 import { assignOrderToClient, clientKeyFor, insertClient } from '../factories/clients';
-import { createLead, leadBody } from '../factories/leads';
+import { createLead, leadBody, testPhone } from '../factories/leads';
 import { createOrder, insertAgentGroup, insertSipEndpoint, insertUser } from '../factories/orders';
 import { eventually, type FakeBot, startFakeBot } from './fake-servers';
 import type { TestApp } from './test-app';
@@ -90,6 +90,8 @@ async function ownedBy(t: TestApp, clientId: number | null, receiver: FakeBot, s
     talkTimeDurationSeconds: 25,
     startedAt: new Date(Date.now() - 60_000),
   });
+  await postAsOperator(t, '/v2/dnc/add/', { phones: [testPhone()], orderId: order }).expect(200);
+  if (clientId !== null) await postAsOperator(t, '/v2/dnc/add/', { phones: [testPhone()], clientId }).expect(200);
   const [webhook, spareWebhook] = [await webhookOf(t, receiver.url, clientId), await webhookOf(t, receiver.url, clientId)];
   await postAsOperator(t, `/v2/webhook/test/${webhook}/`).expect(200);
   const job = await postAsOperator(t, '/v2/lead/create-async/', leadBody({ id: order, code: orderCode })).expect(200);
@@ -168,6 +170,7 @@ const WORLD_TABLES = [
   'call_attempt_group',
   'custom_field',
   'client',
+  'dnc_entry',
 ];
 
 /**
@@ -279,6 +282,11 @@ export function byOrder(item: Item, f: Fixtures): Owner | undefined {
 export function eventOwner(e: Item, f: Fixtures): Owner | undefined {
   if (e.type === 'webhook.test') return ownerOf(f, 'webhook', e.data.webhookId);
   return ownerOf(f, 'order', e.data.lead?.orderId ?? e.data.call?.orderId ?? e.data.order?.id ?? e.data.orderId);
+}
+
+/** A do-not-call entry is its order's, or its client's (the global list is nobody's fixture). */
+export function dncOwner(e: Item, f: Fixtures): Owner | undefined {
+  return e.orderId !== null ? ownerOf(f, 'order', e.orderId) : ownerOf(f, 'client', e.clientId);
 }
 
 /** A 2xx, or a failure that shows the answer. */

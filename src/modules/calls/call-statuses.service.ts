@@ -49,10 +49,12 @@ export class CallStatusesService {
     return fresh.find((s) => s.id === id) ?? null;
   }
 
-  async createCallStatus(input: Required<Pick<CallStatusChanges, 'code' | 'title' | 'category'>> & { isCallback?: boolean }): Promise<number> {
+  async createCallStatus(
+    input: Required<Pick<CallStatusChanges, 'code' | 'title' | 'category'>> & { isCallback?: boolean; isOptOut?: boolean },
+  ): Promise<number> {
     return this.writing(() =>
       this.idempotent.transaction(
-        (m) => this.repo.insert({ ...input, isCallback: input.isCallback ?? false }, m),
+        (m) => this.repo.insert({ ...input, isCallback: input.isCallback ?? false, isOptOut: input.isOptOut ?? false }, m),
         (id) => ({ id }),
       ),
     );

@@ -18,6 +18,7 @@ import type { LeadForCall } from '../leads/domain/lead';
 import { planningZone } from '../orders/domain/time-zone';
 import { type CallFilter, type CallRow, confineToOrders } from './domain/call';
 import { CallsRepository } from './persistence/calls.repository';
+import { DncService } from '../dnc/dnc.service';
 import { ReadDatabase } from '../../database/read-database';
 
 export interface RecordCallInput {
@@ -36,6 +37,8 @@ export interface RecordCallInput {
   clientPhone?: string;
   hasRecords?: boolean;
   callbackRequested?: boolean;
+  /** The person asked not to be called again: the number goes on a do-not-call list. */
+  optOut?: boolean;
   startedAt?: Date;
 }
 
@@ -53,6 +56,7 @@ export class CallsService {
     private readonly statuses: CallStatusesService,
     private readonly read: ReadDatabase,
     private readonly leads: LeadCallAttemptsService,
+    private readonly dnc: DncService,
   ) {}
 
   /** A call of an order `access` reaches; another client's answers as one that does not exist. */
@@ -117,7 +121,12 @@ export class CallsService {
         platformCallId: input.platformCallId,
         createdAt: startedAt,
       });
-      if (created) await this.planAfterRecordedCall(m, input.leadId, lead, { startedAt, callbackRequested, outcome: refs.status.category }, input);
+      if (!created) return { id };
+      await this.planAfterRecordedCall(m, input.leadId, lead, { startedAt, callbackRequested, outcome: refs.status.category }, input);
+      if (input.optOut || refs.status.isOptOut) {
+        const order = await this.orders.getOrderSettings(lead.orderId, m);
+        await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: order?.clientId ?? null }, m);
+      }
       return { id };
     });
   }

@@ -8,6 +8,7 @@ import { Lead } from './domain/lead';
 import { orderDayBounds } from './domain/qualified-limit';
 import { orderZone, planningZone, zoneOf } from '../orders/domain/time-zone';
 import { LeadsRepository } from './persistence/leads.repository';
+import { LeadDncService } from './lead-dnc.service';
 import type { Zone } from 'luxon';
 
 export interface LeadCallability extends Callability {
@@ -27,6 +28,7 @@ export class LeadCallableService {
     private readonly ds: DataSource,
     private readonly repo: LeadsRepository,
     private readonly orders: OrdersService,
+    private readonly dnc: LeadDncService,
   ) {}
 
   /** A lead `access` does not reach is a 404, as one that does not exist. */
@@ -55,6 +57,7 @@ export class LeadCallableService {
       consentRequired: order.consentRequired,
       hasConsent: lead.consent !== null,
       dailyCapUntil: lead.dailyCapUntil,
+      dncBlocked: await this.dnc.isBlocked(lead.id, now),
     });
     return { ...result, at: now, lead, zone: ownZone };
   }

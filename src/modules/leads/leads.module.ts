@@ -21,6 +21,8 @@ import { LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { StatusCataloguesRepository } from './persistence/status-catalogues.repository';
 import { LeadsRepository } from './persistence/leads.repository';
+import { LeadDncRepository } from './persistence/lead-dnc.repository';
+import { LeadDncService } from './lead-dnc.service';
 
 /** Leads (v1 and v2), asynchronous creation (queue `lead.create`), the lead status catalogue, list counters. */
 @Module({
@@ -44,7 +46,9 @@ import { LeadsRepository } from './persistence/leads.repository';
     LeadCallableService,
     LeadStatsService,
     LeadPlanningCountersCompactor,
+    LeadDncRepository,
+    LeadDncService,
   ],
-  exports: [LeadCallAttemptsService, LeadStatsService],
+  exports: [LeadCallAttemptsService, LeadStatsService, LeadDncService],
 })
 export class LeadsModule {}

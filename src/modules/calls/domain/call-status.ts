@@ -8,4 +8,6 @@ export interface CallStatus {
   title: string;
   category: CallStatusCategory;
   isCallback: boolean;
+  /** A call with this status puts the number on a do-not-call list (see CallsService.recordCall). */
+  isOptOut: boolean;
 }

@@ -27,7 +27,7 @@ export class CallStatusesV2Controller {
   @Isolation('shared')
   @ApiOperation({
     operationId: operationId('callStatuses'),
-    summary: 'Call statuses: id, code, title, category (answered, not-answered, failed), isCallback',
+    summary: 'Call statuses: id, code, title, category (answered, not-answered, failed), isCallback, isOptOut',
     description: 'Takes no parameters; only the key is checked (401, 403).',
   })
   @ApiEnvelopeArray(CallStatusView)

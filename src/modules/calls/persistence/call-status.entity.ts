@@ -21,6 +21,9 @@ export class CallStatusEntity implements CallStatus {
   @Column({ type: 'boolean', default: false })
   isCallback: boolean;
 
+  @Column({ type: 'boolean', default: false })
+  isOptOut: boolean;
+
   @Column({ type: 'varchar', length: 64 })
   code: string;
 }

@@ -10,6 +10,7 @@ export interface CallStatusChanges {
   title?: string;
   category?: CallStatusCategory;
   isCallback?: boolean;
+  isOptOut?: boolean;
 }
 
 @Injectable()
@@ -29,7 +30,7 @@ export class CallStatusesRepository {
   }
 
   async insert(s: Required<CallStatusChanges>, m: EntityManager = this.ds.manager): Promise<number> {
-    const result = await this.repo(m).insert({ code: s.code, title: s.title, category: s.category, isCallback: s.isCallback });
+    const result = await this.repo(m).insert({ code: s.code, title: s.title, category: s.category, isCallback: s.isCallback, isOptOut: s.isOptOut });
     return insertedId(result);
   }
 

@@ -21,6 +21,11 @@ const facts = (over: Partial<CallableFacts> = {}): CallableFacts => ({
 });
 
 describe('explainCallable', () => {
+  it('dnc (not dialing_stopped) when a do-not-call entry covers the lead; nothing next, even with a planned call', () => {
+    expect(explainCallable(facts({ planningCallAt: null, dncBlocked: true }))).toEqual({ callableNow: false, reasons: ['dnc'], nextCallableAt: null });
+    expect(explainCallable(facts({ dncBlocked: true }))).toEqual({ callableNow: false, reasons: ['dnc'], nextCallableAt: null });
+  });
+
   it('is callable with no reasons inside hours when the planned call is due', () => {
     expect(explainCallable(facts())).toEqual({ callableNow: true, reasons: [], nextCallableAt: NOW });
   });

@@ -25,6 +25,8 @@ export const NOT_CALLABLE_REASONS = [
   'no_consent',
   /** The lead's calls of its local day reached maxAttemptsPerDay: it waits for its next local day. */
   'daily_attempt_cap',
+  /** An active do-not-call entry covers the lead's number (global, its order's client's or its order's list). */
+  'dnc',
 ] as const;
 export type NotCallableReason = (typeof NOT_CALLABLE_REASONS)[number];
 
@@ -46,6 +48,8 @@ export interface CallableFacts {
   hasConsent?: boolean;
   /** The daily attempt cap holds the lead until then; null or absent: not capped. */
   dailyCapUntil?: Date | null;
+  /** An active do-not-call entry covers the lead. */
+  dncBlocked?: boolean;
 }
 
 export interface Callability {
@@ -82,14 +86,15 @@ export function explainCallable(f: CallableFacts): Callability {
   if (today.inside && !holiday && f.planningCallAt !== null && f.planningCallAt.getTime() > now) reasons.push('not_yet_due');
   const noConsent = f.consentRequired === true && f.hasConsent !== true;
   if (noConsent) reasons.push('no_consent');
-  else if (f.planningCallAt === null) reasons.push('dialing_stopped');
+  else if (f.planningCallAt === null && !f.dncBlocked) reasons.push('dialing_stopped');
   if (!f.autoDialingEnabled) reasons.push('order_autodialing_disabled');
   const limitReached = f.qualifiedLeadsPerDayLimit !== null && f.qualifiedToday >= f.qualifiedLeadsPerDayLimit;
   if (limitReached) reasons.push('qualified_limit_reached');
   if (f.planningCallAt !== null && f.dailyCapUntil && f.dailyCapUntil.getTime() > now) reasons.push('daily_attempt_cap');
+  if (f.dncBlocked) reasons.push('dnc');
 
   let next: Date | null = null;
-  if (f.planningCallAt !== null && !noSchedule && f.autoDialingEnabled && !noConsent) {
+  if (f.planningCallAt !== null && !noSchedule && f.autoDialingEnabled && !noConsent && !f.dncBlocked) {
     let from = Math.max(now, f.planningCallAt.getTime());
     if (limitReached) from = Math.max(from, orderDayBounds(f.now, f.orderZone).end.getTime());
     next = nextCallableAt({ now: new Date(from), schedule: f.schedule, holidays: f.holidays, zone: f.zone });

@@ -20,7 +20,8 @@ export class LeadCallableView {
       'every reason that applies: no_schedule (all seven days off), day_off (today has no window), holiday (today, in the lead zone, ' +
       'is a holiday of the order), outside_hours, not_yet_due (inside hours, the planned call is later), dialing_stopped (no call ' +
       'planned), order_autodialing_disabled, qualified_limit_reached, no_consent (the order requires consent, the lead has none), ' +
-      'daily_attempt_cap (the calls of its local day reached maxAttemptsPerDay: it waits for its next local day)',
+      'daily_attempt_cap (the calls of its local day reached maxAttemptsPerDay: it waits for its next local day), ' +
+      'dnc (a do-not-call entry covers the number: no call is planned)',
   })
   reasons: string[];
   @ApiProperty({ example: '2026-03-10T08:00:00+00:00', description: "the next moment the lead may be called; '' when none" }) nextCallableAt: string;

@@ -59,6 +59,14 @@ export class RecordCallDto {
   @IsBoolean()
   callbackRequested?: boolean;
 
+  @ApiPropertyOptional({
+    description:
+      "The person asked not to be called: the number goes on the order's client's do-not-call list (the global list without a client), stopping every lead of it there",
+  })
+  @IsOptional()
+  @IsBoolean()
+  optOut?: boolean;
+
   @ApiPropertyOptional({ description: 'ISO 8601 start of the call (default: now minus the total duration)', example: '2026-11-22T10:00:00Z' })
   @IsOptional()
   @Type(() => Date)

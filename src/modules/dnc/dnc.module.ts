@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ClientsModule } from '../clients/clients.module';
+import { LeadsModule } from '../leads/leads.module';
+import { OrdersModule } from '../orders/orders.module';
+import { DncService } from './dnc.service';
+import { DncV2Controller } from './http/dnc.v2.controller';
+import { DncRepository } from './persistence/dnc.repository';
+
+/** Do-not-call lists: the global one, a client's, an order's. */
+@Module({
+  imports: [OrdersModule, ClientsModule, LeadsModule],
+  controllers: [DncV2Controller],
+  providers: [DncRepository, DncService],
+  exports: [DncService],
+})
+export class DncModule {}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { ClientAccess } from '../../common/auth-context';
+import { reachesClient } from '../../common/auth-context';
+import { DomainError, type FieldError } from '../../common/domain-error';
+import type { Page } from '../../common/envelope';
+import { ClientsService } from '../clients/clients.service';
+import { LeadDncService } from '../leads/lead-dnc.service';
+import { OrdersService } from '../orders/orders.service';
+import { checkExpiry, type DncEntry, type DncList, normalisePhones } from './domain/dnc-entry';
+import { type DncFilter, DncRepository, type DncReach } from './persistence/dnc.repository';
+
+export interface DncListRef {
+  orderId?: number;
+  clientId?: number;
+}
+
+export interface DncAddInput extends DncListRef {
+  phones: unknown[];
+  expiresAt?: string;
+  reason?: string;
+}
+
+/**
+ * Do-not-call lists: the global one, a client's, an order's. A client key reaches its client's list and its orders' lists;
+ * another client's order or client answers as a missing one, the global list is out of its reach.
+ */
+@Injectable()
+export class DncService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly repo: DncRepository,
+    private readonly orders: OrdersService,
+    private readonly clients: ClientsService,
+    private readonly leads: LeadDncService,
+  ) {}
+
+  /** Puts the numbers on the list (or updates expiry and reason) and stops the leads it covers; how many were added or updated. */
+  async add(access: ClientAccess, input: DncAddInput): Promise<number> {
+    const errors: FieldError[] = [];
+    const phones = normalisePhones(input.phones);
+    if (!phones.ok) errors.push(...phones.errors);
+    const expiry = checkExpiry(input.expiresAt, new Date());
+    if (!expiry.ok) errors.push(...expiry.errors);
+    const list = await this.listOf(access, input, errors);
+    if (!phones.ok || !expiry.ok || !list) throw DomainError.validation(errors);
+    const fields = { expiresAt: expiry.value, reason: input.reason ?? null };
+    const sorted = [...phones.value].sort();
+    // The entries and the stop of the leads they cover commit together: no lead of these numbers stays planned.
+    return this.ds.transaction(async (m) => {
+      const count = await this.repo.add(list, sorted, fields, m);
+      await this.leads.stopPlanned(sorted, list, m);
+      return count;
+    });
+  }
+
+  /** An opt-out on a call: the number goes on its order's client's list (global without a client) and every lead it covers stops, in the call's transaction. */
+  async optOutOnCall(call: { id: number; phone: string; orderClientId: number | null }, m: EntityManager): Promise<void> {
+    const list: DncList =
+      call.orderClientId === null ? { scope: 'global', orderId: null, clientId: null } : { scope: 'client', orderId: null, clientId: call.orderClientId };
+    await this.repo.addFromCall(list, call.phone, call.id, m);
+    await this.leads.stopPlanned([call.phone], list, m);
+  }
+
+  /** Removes the numbers from exactly that list; how many were on it. */
+  async remove(access: ClientAccess, input: DncListRef & { phones: unknown[] }): Promise<number> {
+    const errors: FieldError[] = [];
+    const phones = normalisePhones(input.phones);
+    if (!phones.ok) errors.push(...phones.errors);
+    const list = await this.listOf(access, input, errors);
+    if (!phones.ok || !list) throw DomainError.validation(errors);
+    return this.ds.transaction((m) => this.repo.remove(list, phones.value, m));
+  }
+
+  /** Entries by id ascending; a client key's only from its client's list and its orders' lists. */
+  async list(access: ClientAccess, filter: DncFilter & { phone?: string }, offset: number, limit: number): Promise<Page<DncEntry>> {
+    let phone: string | undefined;
+    if (filter.phone !== undefined) {
+      const parsed = normalisePhones([filter.phone]);
+      if (!parsed.ok) throw DomainError.validation([{ field: 'phone', message: parsed.errors[0].message }]);
+      phone = parsed.value[0];
+    }
+    const orderIds = await this.orders.orderIdsReached(access);
+    const reach: DncReach = access.clientId === null ? null : { clientId: access.clientId, orderIds: orderIds ?? [] };
+    return this.repo.listPage({ ...filter, phone }, reach, offset, limit);
+  }
+
+  /** The list a request names; null (with the reason in `errors`) when it names none the caller reaches. */
+  private async listOf(access: ClientAccess, ref: DncListRef, errors: FieldError[]): Promise<DncList | null> {
+    if (ref.orderId !== undefined && ref.clientId !== undefined) {
+      errors.push({ field: 'clientId', message: 'name either orderId or clientId, not both' });
+      return null;
+    }
+    if (ref.orderId !== undefined) {
+      const order = await this.orders.getOrderSettings(ref.orderId);
+      if (order && reachesClient(access, order.clientId)) return { scope: 'order', orderId: ref.orderId, clientId: null };
+      errors.push({ field: 'orderId', message: `order ${ref.orderId} does not exist` });
+      return null;
+    }
+    const clientId = ref.clientId ?? access.clientId;
+    if (clientId === null) return { scope: 'global', orderId: null, clientId: null };
+    const known = access.clientId !== null ? access.clientId === clientId : (await this.clients.existingIds([clientId])).length > 0;
+    if (known) return { scope: 'client', orderId: null, clientId };
+    errors.push({ field: 'clientId', message: `client ${clientId} does not exist` });
+    return null;
+  }
+}

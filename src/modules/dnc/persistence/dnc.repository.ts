@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
+import type { Page } from '../../../common/envelope';
+import { findPage } from '../../../database/page';
+import type { DncEntry, DncList, DncScope } from '../domain/dnc-entry';
+import { DncEntryEntity } from './dnc-entry.entity';
+
+/** What a list read may see: every list (null) or a client's list and its orders' lists. */
+export type DncReach = { clientId: number; orderIds: number[] } | null;
+
+export interface DncFilter {
+  phone?: string;
+  orderId?: number;
+  clientId?: number;
+  scope?: DncScope;
+}
+
+/** The owner column of the unique index: order_id or client_id, 0 for the global list. */
+const OWNER = 'coalesce(order_id, client_id, 0)';
+
+@Injectable()
+export class DncRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  private entries(m: EntityManager = this.ds.manager): Repository<DncEntryEntity> {
+    return m.getRepository(DncEntryEntity);
+  }
+
+  /** Puts the numbers on the list, or updates expiry and reason of those already on it; one statement whatever their number. */
+  async add(list: DncList, phones: string[], fields: { expiresAt: Date | null; reason: string | null }, m: EntityManager): Promise<number> {
+    const rows: unknown[] = await m.query(
+      `INSERT INTO dnc_entry (phone, scope, order_id, client_id, expires_at, reason, source)
+       SELECT p, $2, $3, $4, $5, $6, 'api' FROM unnest($1::text[]) p
+       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = EXCLUDED.expires_at, reason = EXCLUDED.reason
+       RETURNING id`,
+      [phones, list.scope, list.orderId, list.clientId, fields.expiresAt, fields.reason],
+    );
+    return rows.length;
+  }
+
+  /** Puts a number on the list for an opt-out on a call (source call, no expiry); an entry already there takes the call. */
+  async addFromCall(list: DncList, phone: string, callId: number, m: EntityManager): Promise<void> {
+    await m.query(
+      `INSERT INTO dnc_entry (phone, scope, order_id, client_id, source, call_id) VALUES ($1, $2, $3, $4, 'call', $5)
+       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = NULL, source = 'call', call_id = EXCLUDED.call_id`,
+      [phone, list.scope, list.orderId, list.clientId, callId],
+    );
+  }
+
+  /** Removes the numbers from exactly this list; how many were on it. */
+  async remove(list: DncList, phones: string[], m: EntityManager): Promise<number> {
+    const [{ n }] = await m.query<{ n: number }[]>(
+      `WITH d AS (DELETE FROM dnc_entry WHERE phone = ANY($1::text[]) AND scope = $2 AND ${OWNER} = $3 RETURNING 1) SELECT count(*)::int AS n FROM d`,
+      [phones, list.scope, list.orderId ?? list.clientId ?? 0],
+    );
+    return n;
+  }
+
+  /** Entries by id ascending, filtered, within `reach`; exact total. */
+  listPage(filter: DncFilter, reach: DncReach, offset: number, limit: number): Promise<Page<DncEntry>> {
+    const q = this.entries().createQueryBuilder('e').orderBy('e.id', 'ASC');
+    if (filter.phone !== undefined) q.andWhere('e.phone = :phone', { phone: filter.phone });
+    if (filter.orderId !== undefined) q.andWhere('e.order_id = :orderId', { orderId: filter.orderId });
+    if (filter.clientId !== undefined) q.andWhere('e.client_id = :clientId', { clientId: filter.clientId });
+    if (filter.scope !== undefined) q.andWhere('e.scope = :scope', { scope: filter.scope });
+    if (reach !== null) {
+      q.andWhere(
+        new Brackets((w) =>
+          w
+            .where(`(e.scope = 'client' AND e.client_id = :reachClient)`, { reachClient: reach.clientId })
+            .orWhere(`(e.scope = 'order' AND e.order_id = ANY(:reachOrders))`, { reachOrders: reach.orderIds }),
+        ),
+      );
+    }
+    return findPage(q, offset, limit);
+  }
+}
