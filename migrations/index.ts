@@ -26,9 +26,9 @@ import { LeadPlanningCounters1763900310000 } from './1763900310000-lead-planning
 import { LeadCreatePreviousByPhone1763900600000 } from './1763900600000-lead-create-previous-by-phone';
 import { LeadCreateRow1795684548556 } from './1795684548556-lead-create-row';
 import { AddClients1795686554314 } from './1795686554314-add-clients';
+import { AddDncLists1795690350642 } from './1795690350642-add-dnc-lists';
 import { AddLeadConsent1795690374158 } from './1795690374158-add-lead-consent';
 import { AddLeadDailyCap1795691046474 } from './1795691046474-add-lead-daily-cap';
-import { AddDncLists1795690350642 } from './1795690350642-add-dnc-lists';
 import { CallStatusOptOut1795691567482 } from './1795691567482-call-status-opt-out';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -61,8 +61,8 @@ export const MIGRATIONS = [
   LeadCreatePreviousByPhone1763900600000,
   LeadCreateRow1795684548556,
   AddClients1795686554314,
+  AddDncLists1795690350642,
   AddLeadConsent1795690374158,
   AddLeadDailyCap1795691046474,
-  AddDncLists1795690350642,
   CallStatusOptOut1795691567482,
 ];
