@@ -1,6 +1,8 @@
 import { authCacheBench } from './auth-cache';
 import { buildAbBench } from './build-ab';
 import { clientKeyBench } from './client-key';
+import { dncAddBench } from './dnc-add';
+import { dncCreateBench } from './dnc-create';
 import { leadBatchBench } from './lead-batch';
 import { leadCreateBench } from './lead-create';
 import { listsBench } from './lists';
@@ -28,6 +30,8 @@ const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   webhooks: webhooksBench,
   'build-ab': buildAbBench,
   'client-key': clientKeyBench,
+  'dnc-create': dncCreateBench,
+  'dnc-add': dncAddBench,
 };
 const DEFAULT = ['lead-create', 'lists'];
 
