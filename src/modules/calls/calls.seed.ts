@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
+import { DncService } from '../dnc/dnc.service';
 import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
 import { seededRandom } from '../../database/seed/random';
 
@@ -21,6 +22,8 @@ interface DemoStatuses {
   callback: number;
 }
 
+/** The order whose lead asks, on a demo call, not to be called again (its client: "Online school"). */
+const OPT_OUT_ORDER_CODE = 'znanie-online-school';
 const COLUMNS = 16;
 const INSERT_CHUNK = 500;
 
@@ -34,8 +37,39 @@ export class CallsDemoSeed {
   constructor(
     seeder: DemoSeeder,
     private readonly leads: LeadCallAttemptsService,
+    private readonly dnc: DncService,
   ) {
     seeder.add({ name: 'calls', order: 50, run: (m) => this.run(m) });
+    seeder.add({ name: 'calls:opt-out', order: 56, run: (m) => this.optOut(m) });
+  }
+
+  /**
+   * An opt-out on a call: the online school's first planned lead already dialled answers one more call and asks not to be called
+   * again. As a recorded call with `optOut` does, its number goes on the order's client's list (source call) and its leads stop.
+   */
+  private async optOut(m: EntityManager): Promise<void> {
+    const found: (DemoLead & { clientId: number | null; attemptCount: number; lastCallAt: Date | null })[] = await m.query(
+      `SELECT l.id, l.order_id AS "orderId", l.phone, l.created_at AS "createdAt", o.client_id AS "clientId", l.attempt_count AS "attemptCount",
+              ARRAY(SELECT sip_endpoint_id FROM order_sip_endpoint s WHERE s.order_id = l.order_id ORDER BY position) AS sips,
+              ARRAY(SELECT user_id FROM order_agent a WHERE a.order_id = l.order_id ORDER BY user_id) AS agents,
+              (SELECT max(c.created_at) FROM call c WHERE c.lead_id = l.id) AS "lastCallAt"
+         FROM lead l JOIN call_order o ON o.id = l.order_id
+        WHERE o.code = $1 AND l.planning_call_at IS NOT NULL AND l.attempt_count > 0
+        ORDER BY l.id LIMIT 1`,
+      [OPT_OUT_ORDER_CODE],
+    );
+    const statuses = await this.statuses(m);
+    const lead = found[0];
+    if (!statuses || !lead || lead.sips.length === 0) return;
+    // Half an hour ago, or ten minutes after its last call when that was later (never in the future).
+    const now = Date.now();
+    const at = Math.min(now - 60_000, Math.max(now - 1_800_000, (lead.lastCallAt?.getTime() ?? 0) + 600_000));
+    const row = callRow(lead, lead.attemptCount, statuses.answered, statuses, new Date(at), seededRandom(56));
+    row[6] = 'outgoing';
+    await this.insertCalls(m, [row]);
+    const [{ id }]: { id: number }[] = await m.query(`SELECT id FROM call WHERE platform_call_id = $1`, [row[14]]);
+    await this.leads.setAttemptCounts(m, new Map([[lead.id, lead.attemptCount + 1]]));
+    await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: lead.clientId }, m);
   }
 
   private async run(m: EntityManager): Promise<void> {

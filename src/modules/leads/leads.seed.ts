@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
 import { seededRandom } from '../../database/seed/random';
-import { DEMO_ORDERS } from '../orders/orders.seed';
+import { CONSENT_DEMO_ORDER, DEMO_ORDERS } from '../orders/orders.seed';
 import { OrdersService } from '../orders/orders.service';
 import { slugifyOrderCode } from '../orders/domain/order-code';
 import { CreateLeadInput } from './domain/lead';
@@ -34,6 +34,12 @@ const SECONDARY_SHARE = 0.12;
 const NO_PROFILE = { interests: [] as string[], answers: ['callback'], budget: false };
 
 type LeadProfile = typeof NO_PROFILE;
+
+/** The leads of the order that requires consent (orders.seed.ts): with consent, then without. */
+export const CONSENT_DEMO_LEADS = [
+  { phone: '+79167003344', name: 'Ольга Морозова', withConsent: true },
+  { phone: '+79167005566', name: 'Павел Никитин', withConsent: false },
+] as const;
 
 /** What every demo lead is drawn against: the demo orders and the catalogues. */
 interface SeedContext {
@@ -74,6 +80,30 @@ export class LeadsDemoSeed {
     private readonly statuses: StatusCataloguesService,
   ) {
     seeder.add({ name: 'leads', order: 40, run: (m) => this.run(m) });
+    seeder.add({ name: 'leads:consent', order: 55, run: (m) => this.consentLeads(m) });
+  }
+
+  /** The consent order's leads, two days old: one with recorded consent (planned), one without (not dialled, callable: no_consent). */
+  private async consentLeads(m: EntityManager): Promise<void> {
+    const rows: { id: number }[] = await m.query(`SELECT id FROM call_order WHERE code = $1`, [CONSENT_DEMO_ORDER.code]);
+    const order = rows.length ? await this.orders.getOrderSettings(rows[0].id, m) : null;
+    if (!order) return;
+    const now = new Date();
+    const statuses = await this.statuses.leadStatuses(m);
+    const createdAt = new Date(now.getTime() - 2 * 86_400_000);
+    const consent = {
+      givenAt: new Date(createdAt.getTime() - 180_000).toISOString(),
+      source: 'web_form',
+      evidenceUrl: 'https://consent.example/certificates/3f9c2a71',
+      text: 'Согласен(на) на звонки страховой компании «Надёжный дом» по продлению полиса',
+    };
+    const leads = CONSENT_DEMO_LEADS.map(({ phone, name, withConsent }, i) => {
+      const input: CreateLeadInput = { leadType: 'straight', phone, orderId: order.id, orderCode: order.code, name, source: 'organic' };
+      const built = buildNewLead(withConsent ? { ...input, consent } : input, { order, statuses, customValues: {}, now });
+      if (!built.ok) throw new Error(`consent demo lead ${i}: ${JSON.stringify(built.errors)}`);
+      return { lead: built.lead, createdAt: new Date(createdAt.getTime() + i * 60_000), qualifiedAt: null, selectionType: null, city: null };
+    });
+    await insert(m, leads);
   }
 
   private async run(m: EntityManager): Promise<void> {

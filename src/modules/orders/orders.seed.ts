@@ -187,8 +187,29 @@ export const DEMO_ORDERS: DemoOrder[] = [
   },
 ];
 
+/** The demo order that dials only leads with recorded consent (its own step: the demo leads spread over DEMO_ORDERS only). */
+export const CONSENT_DEMO_ORDER: DemoOrder = {
+  code: 'polis-renewal-consent',
+  serviceTitle: 'Страховая «Надёжный дом»: продление полисов, звонки только с согласия клиента',
+  title: 'Продление полисов (по согласию)',
+  status: 'success',
+  callSchedule: Array.from({ length: 5 }, () => ['10:00', '19:00']),
+  callHolidayOverrides: RU_HOLIDAYS_2027,
+  autoDialingEnabled: true,
+  consentRequired: true,
+  maxAttemptsPerDay: 3,
+  defaultUtcOffset: 3,
+  agents: ['anna.smirnova@callcenter.example'],
+  groups: ['Sales'],
+  sipNumbers: ['+74951234567'],
+  values: { 'Менеджер клиента': 'Ирина Белова', 'Рабочие языки': 'ru' },
+  leadProfile: { interests: [], answers: ['renewal', 'callback'], budget: false },
+  openedDaysAgo: 14,
+  launchedDaysAgo: 12,
+};
+
 /**
- * Demo orders (seed order 30), created through OrdersService with the API's rules. References earlier seeds' data
+ * Demo orders (seed order 30; the consent order 31), created through OrdersService with the API's rules. References earlier seeds' data
  * (clients included) by natural key; missing references are left out, and an order with none of its numbers is skipped.
  */
 @Injectable()
@@ -196,24 +217,25 @@ export class OrdersDemoSeed {
   private readonly logger = new Logger('OrdersDemoSeed');
 
   constructor(seeder: DemoSeeder, orders: OrdersService) {
-    seeder.add({ name: 'orders', order: 30, run: (m) => this.run(m, orders) });
+    seeder.add({ name: 'orders', order: 30, run: (m) => this.run(m, orders, DEMO_ORDERS) });
+    seeder.add({ name: 'orders:consent-required', order: 31, run: (m) => this.run(m, orders, [CONSENT_DEMO_ORDER]) });
   }
 
-  private async run(m: EntityManager, orders: OrdersService): Promise<void> {
+  private async run(m: EntityManager, orders: OrdersService, list: DemoOrder[]): Promise<void> {
     const idsBy = async (sql: string, keys: string[]): Promise<Map<string, number>> => {
       const rows: { key: string; id: number }[] = await m.query(sql, [keys]);
       return new Map(rows.map((r) => [r.key, r.id]));
     };
-    const all = <K extends 'agents' | 'groups' | 'sipNumbers'>(k: K) => [...new Set(DEMO_ORDERS.flatMap((o) => o[k]))];
+    const all = <K extends 'agents' | 'groups' | 'sipNumbers'>(k: K) => [...new Set(list.flatMap((o) => o[k]))];
     const users = await idsBy(`SELECT lower(email) AS key, id FROM app_user WHERE lower(email) = ANY($1)`, all('agents'));
     const groups = await idsBy(`SELECT names->>'gb' AS key, min(id) AS id FROM agent_group WHERE names->>'gb' = ANY($1) GROUP BY 1`, all('groups'));
     const sips = await idsBy(`SELECT number AS key, id FROM sip_endpoint WHERE number = ANY($1)`, all('sipNumbers'));
     const fields = await idsBy(`SELECT title AS key, min(id) AS id FROM custom_field WHERE essence = 'orders' AND title = ANY($1) GROUP BY 1`, [
-      ...new Set(DEMO_ORDERS.flatMap((o) => Object.keys(o.values))),
+      ...new Set(list.flatMap((o) => Object.keys(o.values))),
       'Дата запуска',
       'Последняя сверка',
     ]);
-    const clients = await idsBy(`SELECT name AS key, id FROM client WHERE name = ANY($1)`, [...new Set(DEMO_ORDERS.flatMap((o) => o.client ?? []))]);
+    const clients = await idsBy(`SELECT name AS key, id FROM client WHERE name = ANY($1)`, [...new Set(list.flatMap((o) => o.client ?? []))]);
     const [scenario]: { id: number }[] = await m.query(`SELECT id FROM call_scenario ORDER BY id LIMIT 1`);
     const pick = (keys: string[], map: Map<string, number>) => keys.flatMap((k) => (map.has(k) ? [map.get(k)!] : []));
 
@@ -229,7 +251,7 @@ export class OrdersDemoSeed {
       leadProfile: _leads,
       client,
       ...order
-    } of DEMO_ORDERS) {
+    } of list) {
       const sipEndpointIds = pick(sipNumbers, sips);
       if (sipEndpointIds.length === 0) {
         this.logger.warn(`demo order "${order.title}" skipped: none of its numbers (${sipNumbers.join(', ')}) exist`);
