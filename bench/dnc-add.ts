@@ -5,7 +5,7 @@ import { AppReady } from './support/app-builds';
 import { ChildServer, startChild } from './support/child';
 import { assignBenchClient } from './support/client-cases';
 import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
-import { dncPhone, loadDncEntries } from './support/dnc-data';
+import { loadDncEntries, validDncPhones } from './support/dnc-data';
 import { mdRow } from './support/measured-load';
 import { compactAndAnalyze, createPopulation, grow } from './support/realistic-data';
 import { BenchSection } from './support/report';
@@ -23,7 +23,7 @@ const LEADS_PER_NUMBER = 10;
 /** Numbers already on the lists before the adds: global and the client's. */
 const GLOBAL = Number(process.env.BENCH_DNC_GLOBAL ?? 1_000_000);
 const CLIENT = Number(process.env.BENCH_DNC_CLIENT ?? 100_000);
-/** Where the sequence of numbers starts for the numbers added (the lists take 0 .. GLOBAL + CLIENT - 1). */
+/** Where the sequence of numbers starts for the numbers added (the lists take 0 .. GLOBAL + CLIENT - 1); each repetition 2,000 on. */
 const ADDED_FROM = 4_000_000;
 
 interface Repetition {
@@ -49,7 +49,7 @@ export async function dncAddBench(): Promise<BenchSection> {
     const client = await assignBenchClient(pool, pop);
     await grow(pool, pop, 0, LEADS, false);
     const orders = [...pop.zipf, pop.paused, pop.ends, ...pop.tiny];
-    const batches = Array.from({ length: REPETITIONS + 1 }, (_, r) => Array.from({ length: NUMBERS }, (_, k) => dncPhone(ADDED_FROM + r * NUMBERS + k)));
+    const batches = Array.from({ length: REPETITIONS + 1 }, (_, r) => validDncPhones(ADDED_FROM + r * 2 * NUMBERS, NUMBERS));
     for (const phones of batches.slice(1)) await insertMatchingLeads(pool, phones, orders);
     await loadDncEntries(pool, { scope: 'global' }, 0, GLOBAL);
     await loadDncEntries(pool, { scope: 'client', clientId: client.id }, GLOBAL, GLOBAL + CLIENT);

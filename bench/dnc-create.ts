@@ -5,7 +5,7 @@ import { AppReady } from './support/app-builds';
 import { ChildServer, startChild } from './support/child';
 import { assignBenchClient } from './support/client-cases';
 import { cloneBenchDatabase, createBenchDatabase, describeMachine, startBenchCluster, BenchDatabase } from './support/cluster';
-import { activeListedPhones, dncPhone, loadDncEntries } from './support/dnc-data';
+import { activeListedPhones, loadDncEntries, validDncPhones } from './support/dnc-data';
 import { CONNECTIONS, failures, interleaved, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
 import { LoadTarget, mdRow } from './support/measured-load';
 import { compactAndAnalyze, createPopulation, grow } from './support/realistic-data';
@@ -59,6 +59,11 @@ export async function dncCreateBench(): Promise<BenchSection> {
     await grow(setup, pop, 0, LEADS, false);
     await compactAndAnalyze(loaded.db.url, setup);
     order = (await setup.query(`SELECT id, code FROM call_order WHERE id = $1`, [client.mid])).rows[0] as typeof order;
+    // Open round the clock: every created lead gets a planned call unless an entry blocks it.
+    await setup.query(`UPDATE call_order SET call_schedule = $2::jsonb WHERE id = $1`, [
+      order.id,
+      JSON.stringify(Array.from({ length: 7 }, () => ['00:00', '23:59'])),
+    ]);
     await setup.end();
     empty = { label: EMPTY, db: await cloneBenchDatabase(cluster, loaded.db) };
 
@@ -71,6 +76,7 @@ export async function dncCreateBench(): Promise<BenchSection> {
     listed = await activeListedPhones(pool, client.id, 5_000);
     await pool.end();
 
+    const unlisted = validDncPhones(UNLISTED_FROM, 200_000);
     for (const side of [empty, loaded]) {
       side.app = await startChild<AppReady>('app-server.js', {
         BENCH_APP_DATABASE_URL: side.db.url,
@@ -79,7 +85,7 @@ export async function dncCreateBench(): Promise<BenchSection> {
     }
     const variants = [empty, loaded].map((side) => ({
       label: side.label,
-      options: create(side.app!.ready, order, listed),
+      options: create(side.app!.ready, order, listed, unlisted),
       target: { pid: side.app!.pid, cluster, databaseUrl: side.db.url } satisfies LoadTarget,
     }));
     const measured = await interleaved('POST /v2/lead/create/', variants);
@@ -105,13 +111,13 @@ export async function dncCreateBench(): Promise<BenchSection> {
  * Creates into the client's order: each side the same stream of bodies, LISTED_PERCENT of the phones on an active entry, the others on
  * no list, every tenth repeating the phone five leads before (a duplicate to link).
  */
-function create(app: AppReady, order: { id: number; code: string }, listed: string[]): autocannon.Options {
+function create(app: AppReady, order: { id: number; code: string }, listed: string[], unlisted: string[]): autocannon.Options {
   let seq = 0;
   const phone = () => {
     const n = seq++;
     const k = n % 10 === 9 ? n - 5 : n;
     if (k % 100 < LISTED_PERCENT) return listed[k % listed.length];
-    return dncPhone(UNLISTED_FROM + k);
+    return unlisted[k % unlisted.length];
   };
   return {
     url: `${app.url}/v2/lead/create/`,

@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { normalisePhone } from '../../src/modules/leads/domain/phone';
 
 /**
  * Do-not-call numbers and lead phones shaped like production: mobile numbers of 16 countries in E.164, weighted as a call center
@@ -49,6 +50,20 @@ export function dncPhone(i: number): string {
   return t.prefix + String(rest).padStart(t.digits, '0');
 }
 
+/**
+ * `count` numbers of the sequence from number `from` on that a lead or an add accepts, skipping the few that a numbering plan
+ * leaves unassigned (about 1 in 13,000, such as +7 930 0..); they take at most `count` * 1.01 numbers of the sequence.
+ */
+export function validDncPhones(from: number, count: number): string[] {
+  const out: string[] = [];
+  for (let i = from; out.length < count; i++) {
+    const phone = dncPhone(i);
+    const parsed = normalisePhone(phone);
+    if (parsed.ok && parsed.e164 === phone) out.push(phone);
+  }
+  return out;
+}
+
 /** The same number in SQL, of the integer expression `i`, with the templates as the statement's parameters $1..$5. */
 const SQL_PHONE = (
   i: string,
@@ -92,12 +107,12 @@ export async function loadDncEntries(pool: Pool, list: DncList, from: number, to
   }
 }
 
-/** `n` numbers of active entries (no expiry or not yet expired) that cover leads of client `clientId`'s orders, at random. */
+/** Up to `n` numbers of active entries (no expiry or not yet expired) that cover leads of client `clientId`'s orders, at random; only numbers a lead accepts. */
 export async function activeListedPhones(pool: Pool, clientId: number, n: number): Promise<string[]> {
   const { rows } = await pool.query(
     `SELECT phone FROM dnc_entry WHERE (expires_at IS NULL OR expires_at > now()) AND (scope = 'global' OR client_id = $1)
      ORDER BY random() LIMIT $2`,
     [clientId, n],
   );
-  return rows.map((r: { phone: string }) => r.phone);
+  return rows.map((r: { phone: string }) => r.phone).filter((phone) => normalisePhone(phone).ok);
 }
