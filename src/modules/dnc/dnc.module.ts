@@ -3,6 +3,7 @@ import { ClientsModule } from '../clients/clients.module';
 import { LeadsModule } from '../leads/leads.module';
 import { OrdersModule } from '../orders/orders.module';
 import { DncService } from './dnc.service';
+import { DncExpirySweeper } from './dnc-expiry-sweeper';
 import { DncV2Controller } from './http/dnc.v2.controller';
 import { DncRepository } from './persistence/dnc.repository';
 
@@ -10,7 +11,7 @@ import { DncRepository } from './persistence/dnc.repository';
 @Module({
   imports: [OrdersModule, ClientsModule, LeadsModule],
   controllers: [DncV2Controller],
-  providers: [DncRepository, DncService],
+  providers: [DncRepository, DncService, DncExpirySweeper],
   exports: [DncService],
 })
 export class DncModule {}
