@@ -30,6 +30,7 @@ import { AddDncLists1795690350642 } from './1795690350642-add-dnc-lists';
 import { AddLeadConsent1795690374158 } from './1795690374158-add-lead-consent';
 import { AddLeadDailyCap1795691046474 } from './1795691046474-add-lead-daily-cap';
 import { CallStatusOptOut1795691567482 } from './1795691567482-call-status-opt-out';
+import { PlanningHold1795694907738 } from './1795694907738-planning-hold';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   AddLeadConsent1795690374158,
   AddLeadDailyCap1795691046474,
   CallStatusOptOut1795691567482,
+  PlanningHold1795694907738,
 ];

@@ -44,6 +44,7 @@ class Env {
   @int() @IsOptional() @IsInt() @Min(0) @Max(3_600_000) DB_LOCK_TIMEOUT_MS?: number;
   @int() @IsOptional() @IsInt() @Min(0) @Max(60000) ORDER_SETTINGS_CACHE_TTL_MS?: number;
   @int() @IsOptional() @IsInt() @Min(0) @Max(60000) REFERENCE_CACHE_TTL_MS?: number;
+  @int() @IsOptional() @IsInt() @Min(100) @Max(60000) DNC_EXPIRY_SWEEP_MS?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(86400) JOB_EXPIRE_SECONDS?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(3600) JOB_SUPERVISE_INTERVAL_SECONDS?: number;
   @IsOptional() @IsString() SMTP_URL?: string;
@@ -102,6 +103,8 @@ export interface AppConfig {
   dbLockTimeoutMs: number;
   /** How long an order's settings may be served from this instance's cache; 0 = no cache. */
   orderSettingsCacheTtlMs: number;
+  /** How often each instance applies expired do-not-call entries (plans the leads they held); at most 60 s. */
+  dncExpirySweepMs: number;
   /** How long custom field definitions and the lead status catalogue may be served from this instance's cache; 0 = no cache. */
   referenceCacheTtlMs: number;
   /** How long a lead.create job may stay active before pg-boss retries it (a worker that died or lost the database). */
@@ -208,6 +211,7 @@ function withDefaults(parsed: Env, retrySchedule: number[]): AppConfig {
     dbLockTimeoutMs: parsed.DB_LOCK_TIMEOUT_MS ?? 5_000,
     orderSettingsCacheTtlMs: parsed.ORDER_SETTINGS_CACHE_TTL_MS ?? 5000,
     referenceCacheTtlMs: parsed.REFERENCE_CACHE_TTL_MS ?? 5000,
+    dncExpirySweepMs: parsed.DNC_EXPIRY_SWEEP_MS ?? 20_000,
     jobExpireSeconds: parsed.JOB_EXPIRE_SECONDS ?? 60,
     jobSuperviseIntervalSeconds: parsed.JOB_SUPERVISE_INTERVAL_SECONDS ?? 5,
     smtpUrl: parsed.SMTP_URL,

@@ -89,6 +89,9 @@ export class CallsService {
     const problems: FieldError[] = [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, new Date())];
     if (problems.length) throw DomainError.validation(problems);
     return this.ds.transaction(async (m) => {
+      // An opt-out's number lock comes before the lead's row lock, in the order a create of that number takes them.
+      const optOut = input.optOut === true || (await this.statuses.findCallStatus(input.statusId, m))?.isOptOut === true;
+      if (optOut) await this.leads.lockNumberForOptOut(m, input.leadId);
       const lead = await this.leads.lockForCall(m, input.leadId);
       if (!lead) throw DomainError.invalidField('leadId', `lead ${input.leadId} does not exist`);
       if (input.orderId !== undefined && input.orderId !== lead.orderId) {
@@ -122,11 +125,12 @@ export class CallsService {
         createdAt: startedAt,
       });
       if (!created) return { id };
-      await this.planAfterRecordedCall(m, input.leadId, lead, { startedAt, callbackRequested, outcome: refs.status.category }, input);
-      if (input.optOut || refs.status.isOptOut) {
+      if (optOut) {
         const order = await this.orders.getOrderSettings(lead.orderId, m);
         await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: order?.clientId ?? null }, m);
       }
+      // After the opt-out's entry: the lead trigger holds the lead instead of planning it.
+      await this.planAfterRecordedCall(m, input.leadId, lead, { startedAt, callbackRequested, outcome: refs.status.category }, input);
       return { id };
     });
   }
@@ -157,12 +161,19 @@ export class CallsService {
       group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLastInterval, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
       window,
     });
-    const planned = consentAllowsCalls(order, lead.consent) ? next.planningCallAt : null;
+    const consented = consentAllowsCalls(order, lead.consent);
+    const planned = consented ? next.planningCallAt : null;
     const cap = order.maxAttemptsPerDay;
     const day = leadDayBounds(call.startedAt, zone);
     const callsToday = cap === null || planned === null ? 0 : await this.calls.countLeadCallsBetween(m, leadId, day.start, day.end);
     const capped = applyDailyCap({ planned, callsToday, maxAttemptsPerDay: cap, at: call.startedAt, window });
-    await this.leads.recordCallAttempt(m, leadId, next.attemptCount, capped.planningCallAt, capped.capUntil);
+    const hold = !consented && next.planningCallAt !== null ? 'consent' : null;
+    await this.leads.recordCallAttempt(m, leadId, {
+      attemptCount: next.attemptCount,
+      planningCallAt: capped.planningCallAt,
+      dailyCapUntil: capped.capUntil,
+      hold,
+    });
   }
 
   /**

@@ -4,6 +4,7 @@ import { LeadsModule } from '../leads/leads.module';
 import { OrdersModule } from '../orders/orders.module';
 import { DncDemoSeed } from './dnc.seed';
 import { DncService } from './dnc.service';
+import { DncExpirySweeper } from './dnc-expiry-sweeper';
 import { DncV2Controller } from './http/dnc.v2.controller';
 import { DncRepository } from './persistence/dnc.repository';
 
@@ -11,7 +12,7 @@ import { DncRepository } from './persistence/dnc.repository';
 @Module({
   imports: [OrdersModule, ClientsModule, LeadsModule],
   controllers: [DncV2Controller],
-  providers: [DncRepository, DncService, DncDemoSeed],
+  providers: [DncRepository, DncService, DncExpirySweeper, DncDemoSeed],
   exports: [DncService],
 })
 export class DncModule {}

@@ -5,7 +5,7 @@ import { reachesClient } from '../../common/auth-context';
 import { DomainError, type FieldError } from '../../common/domain-error';
 import type { Page } from '../../common/envelope';
 import { ClientsService } from '../clients/clients.service';
-import { LeadDncService } from '../leads/lead-dnc.service';
+import { LeadHoldsService } from '../leads/lead-holds.service';
 import { OrdersService } from '../orders/orders.service';
 import { checkExpiry, type DncEntry, type DncList, normalisePhones } from './domain/dnc-entry';
 import { type DncFilter, DncRepository, type DncReach } from './persistence/dnc.repository';
@@ -32,7 +32,7 @@ export class DncService {
     private readonly repo: DncRepository,
     private readonly orders: OrdersService,
     private readonly clients: ClientsService,
-    private readonly leads: LeadDncService,
+    private readonly leads: LeadHoldsService,
   ) {}
 
   /** Puts the numbers on the list (or updates expiry and reason) and stops the leads it covers; how many were added or updated. */
@@ -46,8 +46,9 @@ export class DncService {
     if (!phones.ok || !expiry.ok || !list) throw DomainError.validation(errors);
     const fields = { expiresAt: expiry.value, reason: input.reason ?? null };
     const sorted = [...phones.value].sort();
-    // The entries and the stop of the leads they cover commit together: no lead of these numbers stays planned.
+    // The entries and the stop of the leads they cover commit together, under the numbers' locks: no lead of these numbers stays planned.
     return this.ds.transaction(async (m) => {
+      await this.leads.lockNumbers(m, sorted);
       const count = await this.repo.add(list, sorted, fields, m);
       await this.leads.stopPlanned(sorted, list, m);
       return count;
@@ -58,18 +59,39 @@ export class DncService {
   async optOutOnCall(call: { id: number; phone: string; orderClientId: number | null }, m: EntityManager): Promise<void> {
     const list: DncList =
       call.orderClientId === null ? { scope: 'global', orderId: null, clientId: null } : { scope: 'client', orderId: null, clientId: call.orderClientId };
+    await this.leads.lockNumbers(m, [call.phone]);
     await this.repo.addFromCall(list, call.phone, call.id, m);
     await this.leads.stopPlanned([call.phone], list, m);
   }
 
-  /** Removes the numbers from exactly that list; how many were on it. */
+  /** Removes the numbers from exactly that list and plans again the leads no other entry holds; how many were on it. */
   async remove(access: ClientAccess, input: DncListRef & { phones: unknown[] }): Promise<number> {
     const errors: FieldError[] = [];
     const phones = normalisePhones(input.phones);
     if (!phones.ok) errors.push(...phones.errors);
     const list = await this.listOf(access, input, errors);
     if (!phones.ok || !list) throw DomainError.validation(errors);
-    return this.ds.transaction((m) => this.repo.remove(list, phones.value, m));
+    const sorted = [...phones.value].sort();
+    return this.ds.transaction(async (m) => {
+      await this.leads.lockNumbers(m, sorted);
+      const count = await this.repo.remove(list, sorted, m);
+      if (count > 0) await this.leads.releaseNumbers(sorted, m);
+      return count;
+    });
+  }
+
+  /** Applies expired entries: plans again the leads they held (unless another entry still does), a batch of numbers per transaction. */
+  async applyExpiries(now = new Date(), batch = 500): Promise<number> {
+    let released = 0;
+    for (;;) {
+      const candidates = (await this.repo.expiredNumbers(now, batch)).sort();
+      if (candidates.length === 0) return released;
+      released += await this.ds.transaction(async (m) => {
+        await this.leads.lockNumbers(m, candidates);
+        return this.leads.releaseNumbers(await this.repo.applyExpiries(m, candidates, now), m, now);
+      });
+      if (candidates.length < batch) return released;
+    }
   }
 
   /** Entries by id ascending; a client key's only from its client's list and its orders' lists. */

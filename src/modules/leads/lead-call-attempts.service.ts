@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { LeadForCall } from './domain/lead';
+import type { CallAttemptWrite, LeadForCall } from './domain/lead';
 import { LeadsRepository } from './persistence/leads.repository';
+import { LeadHoldsRepository } from './persistence/lead-holds.repository';
 
 /**
  * What the calls module may do to a lead when it records a call, in the call's transaction `m`:
@@ -9,7 +10,10 @@ import { LeadsRepository } from './persistence/leads.repository';
  */
 @Injectable()
 export class LeadCallAttemptsService {
-  constructor(private readonly repo: LeadsRepository) {}
+  constructor(
+    private readonly repo: LeadsRepository,
+    private readonly holds: LeadHoldsRepository,
+  ) {}
 
   /** The lead a call is recorded against, locked until `m` ends; null when there is none. */
   lockForCall(m: EntityManager, leadId: number): Promise<LeadForCall | null> {
@@ -21,8 +25,13 @@ export class LeadCallAttemptsService {
     return this.repo.setAttemptCounts(m, counts);
   }
 
-  /** After the call: the lead's attempt count, its next call (null: dialing stops) and until when the daily cap holds it. */
-  recordCallAttempt(m: EntityManager, leadId: number, attemptCount: number, planningCallAt: Date | null, dailyCapUntil: Date | null): Promise<void> {
-    return this.repo.recordCallAttempt(m, leadId, attemptCount, planningCallAt, dailyCapUntil);
+  /** After the call: the lead's attempt count, its next call (null: dialing stops, or `hold` says why not) and until when the daily cap holds it. */
+  recordCallAttempt(m: EntityManager, leadId: number, next: CallAttemptWrite): Promise<void> {
+    return this.repo.recordCallAttempt(m, leadId, next);
+  }
+
+  /** For an opt-out: the exclusive do-not-call lock of the lead's number, taken before the lead's row lock (as creates take theirs). */
+  lockNumberForOptOut(m: EntityManager, leadId: number): Promise<void> {
+    return this.holds.lockNumberOfLead(m, leadId);
   }
 }

@@ -8,7 +8,7 @@ import { Lead } from './domain/lead';
 import { orderDayBounds } from './domain/qualified-limit';
 import { orderZone, planningZone, zoneOf } from '../orders/domain/time-zone';
 import { LeadsRepository } from './persistence/leads.repository';
-import { LeadDncService } from './lead-dnc.service';
+import { LeadHoldsService } from './lead-holds.service';
 import type { Zone } from 'luxon';
 
 export interface LeadCallability extends Callability {
@@ -28,7 +28,7 @@ export class LeadCallableService {
     private readonly ds: DataSource,
     private readonly repo: LeadsRepository,
     private readonly orders: OrdersService,
-    private readonly dnc: LeadDncService,
+    private readonly dnc: LeadHoldsService,
   ) {}
 
   /** A lead `access` does not reach is a 404, as one that does not exist. */

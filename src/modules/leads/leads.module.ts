@@ -21,8 +21,8 @@ import { LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { StatusCataloguesRepository } from './persistence/status-catalogues.repository';
 import { LeadsRepository } from './persistence/leads.repository';
-import { LeadDncRepository } from './persistence/lead-dnc.repository';
-import { LeadDncService } from './lead-dnc.service';
+import { LeadHoldsRepository } from './persistence/lead-holds.repository';
+import { LeadHoldsService } from './lead-holds.service';
 
 /** Leads (v1 and v2), asynchronous creation (queue `lead.create`), the lead status catalogue, list counters. */
 @Module({
@@ -46,9 +46,9 @@ import { LeadDncService } from './lead-dnc.service';
     LeadCallableService,
     LeadStatsService,
     LeadPlanningCountersCompactor,
-    LeadDncRepository,
-    LeadDncService,
+    LeadHoldsRepository,
+    LeadHoldsService,
   ],
-  exports: [LeadCallAttemptsService, LeadStatsService, LeadDncService],
+  exports: [LeadCallAttemptsService, LeadStatsService, LeadHoldsService],
 })
 export class LeadsModule {}

@@ -95,7 +95,14 @@ export class LeadsService {
     const settings = changes.consent !== undefined && changes.planningCallAt === undefined ? await orderSettings() : null;
     if (settings && changes.consent !== undefined) {
       changes.planningCallAt = planningAfterConsent(settings, current.consent, changes.consent, () => planCall(settings, zone, now));
+      if (changes.planningCallAt === null) changes.planningHold = 'consent';
     }
+    // A lead a list held moves to another number: planned again, and the lead trigger checks the new number.
+    if (changes.phone !== undefined && changes.phone !== current.phone && current.planningHold === 'dnc' && changes.planningCallAt === undefined) {
+      const order = await orderSettings();
+      if (order) changes.planningCallAt = planCall(order, zone, now);
+    }
+    if (changes.planningCallAt === null && changes.planningHold === undefined) changes.planningHold = null;
     await this.repo.update(m, id, changes);
   }
 
@@ -125,6 +132,7 @@ export class LeadsService {
     const before = await this.repo.findPhone(m, id);
     if (before === null || before.phone === to) return null;
     for (const p of [before.phone, to].sort()) await this.repo.lockPhone(m, before.orderId, p);
+    await this.repo.lockNumberShared(m, to);
     return { from: before.phone };
   }
 

@@ -47,6 +47,8 @@ function isForeignKeyViolation(err: unknown): boolean {
   return e?.code === FOREIGN_KEY_VIOLATION || e?.driverError?.code === FOREIGN_KEY_VIOLATION;
 }
 
+type ConsentRuleHook = (m: EntityManager, orderId: number, required: boolean) => Promise<void>;
+
 /**
  * Orders (call campaigns): create and update run in one transaction (order row and member
  * tables); input rules live in domain/order.ts, custom values are checked by CustomFieldsService,
@@ -58,6 +60,8 @@ export class OrdersService {
   private readonly settingsCache: Cache<number, OrderSettings>;
   /** orderIdsReached's cache per client, as fresh as the settings cache; this instance's own writes clear it. */
   private readonly reachCache: Cache<number, number[]>;
+  /** What modules built on orders do, in the update's transaction, when an order starts or stops requiring consent. */
+  private readonly consentRuleHooks: ConsentRuleHook[] = [];
 
   constructor(
     private readonly ds: DataSource,
@@ -146,6 +150,11 @@ export class OrdersService {
           const before = await this.repo.findById(id, m);
           await this.repo.updateOrder(m, id, changes);
           await this.repo.replaceMembers(m, id, changes);
+          if (changes.consentRequired !== undefined && changes.consentRequired !== before!.consentRequired) {
+            // The hooks plan leads with the new settings: read in this transaction, not from the cache.
+            this.settingsCache.delete(id);
+            for (const hook of this.consentRuleHooks) await hook(m, id, changes.consentRequired);
+          }
           await this.appendUpdated(m, id, before!);
         }),
       );
@@ -153,6 +162,11 @@ export class OrdersService {
       this.settingsCache.delete(id);
       this.reachCache.clear();
     }
+  }
+
+  /** Registers what to do, in an order update's transaction, when the order starts (true) or stops requiring consent. */
+  onConsentRequiredChanged(hook: ConsentRuleHook): void {
+    this.consentRuleHooks.push(hook);
   }
 
   /**

@@ -17,6 +17,7 @@ export const DNC_ENTRY_KEY = 'dnc_entry_phone_owner_key';
 @Check('dnc_entry_phone_check', `phone ~ '^\\+[1-9][0-9]{6,14}$'`)
 // An expression index (the owner is order_id or client_id): written in the migration.
 @Index(DNC_ENTRY_KEY, { synchronize: false })
+@Index('dnc_entry_pending_expiry_idx', ['expiresAt'], { where: 'expires_at IS NOT NULL AND NOT expiry_applied' })
 export class DncEntryEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'dnc_entry_pkey' })
   id: number;
@@ -47,6 +48,10 @@ export class DncEntryEntity {
   // No foreign key: calls are truncated and compacted on their own, an entry outlives its call.
   @Column({ type: 'integer', nullable: true })
   callId: number | null;
+
+  /** The entry's expiry has been applied to the leads it held (re-planned); an add that sets a new expiry clears it. */
+  @Column({ type: 'boolean', default: false })
+  expiryApplied: boolean;
 
   @CreateDateColumn({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

@@ -31,7 +31,7 @@ export class DncRepository {
     const rows: unknown[] = await m.query(
       `INSERT INTO dnc_entry (phone, scope, order_id, client_id, expires_at, reason, source)
        SELECT p, $2, $3, $4, $5, $6, 'api' FROM unnest($1::text[]) p
-       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = EXCLUDED.expires_at, reason = EXCLUDED.reason
+       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = EXCLUDED.expires_at, reason = EXCLUDED.reason, expiry_applied = false
        RETURNING id`,
       [phones, list.scope, list.orderId, list.clientId, fields.expiresAt, fields.reason],
     );
@@ -42,7 +42,7 @@ export class DncRepository {
   async addFromCall(list: DncList, phone: string, callId: number, m: EntityManager): Promise<void> {
     await m.query(
       `INSERT INTO dnc_entry (phone, scope, order_id, client_id, source, call_id) VALUES ($1, $2, $3, $4, 'call', $5)
-       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = NULL, source = 'call', call_id = EXCLUDED.call_id`,
+       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = NULL, source = 'call', call_id = EXCLUDED.call_id, expiry_applied = false`,
       [phone, list.scope, list.orderId, list.clientId, callId],
     );
   }
@@ -54,6 +54,26 @@ export class DncRepository {
       [phones, list.scope, list.orderId ?? list.clientId ?? 0],
     );
     return n;
+  }
+
+  /** Up to `limit` numbers with an entry expired at `now` whose expiry is not applied yet (no lock: the caller locks them next). */
+  async expiredNumbers(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.ds.query<{ phone: string }[]>(
+      `SELECT DISTINCT phone FROM dnc_entry WHERE expires_at IS NOT NULL AND NOT expiry_applied AND expires_at <= $1 LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.phone);
+  }
+
+  /** Marks the expiries of these numbers up to `now` applied, under their locks; the numbers whose entries this call marked. */
+  async applyExpiries(m: EntityManager, phones: string[], now: Date): Promise<string[]> {
+    const rows: { phone: string }[] = await m.query(
+      `WITH a AS (UPDATE dnc_entry SET expiry_applied = true
+                  WHERE phone = ANY($1::text[]) AND expires_at IS NOT NULL AND NOT expiry_applied AND expires_at <= $2 RETURNING phone)
+       SELECT DISTINCT phone FROM a`,
+      [phones, now],
+    );
+    return rows.map((r) => r.phone);
   }
 
   /** Entries by id ascending, filtered, within `reach`; exact total. */

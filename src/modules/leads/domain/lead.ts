@@ -22,6 +22,9 @@ export const AD_CAMPAIGN_ID_MAX = 64;
 /** How leads made through this API are marked (`createMethod`). */
 export const API_CREATE_METHOD = 'API';
 
+/** Why a lead that would otherwise be planned has no planned call (set by the database for `dnc`). */
+export type PlanningHold = 'dnc' | 'consent';
+
 export interface Lead {
   id: number;
   orderId: number;
@@ -145,6 +148,14 @@ export function sourceCommentText(value: unknown): string | undefined {
 }
 
 /** The lead as a recorded call needs it (the calls module asks LeadCallAttemptsService for it, in the call's transaction). */
+/** What a recorded call writes to its lead. */
+export interface CallAttemptWrite {
+  attemptCount: number;
+  planningCallAt: Date | null;
+  dailyCapUntil: Date | null;
+  hold: PlanningHold | null;
+}
+
 export interface LeadForCall {
   orderId: number;
   phone: string;

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../../common/domain-error';
 import { nextCallableAt } from '../../orders/domain/callable-time';
-import { API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType } from './lead';
+import { API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType, type PlanningHold } from './lead';
 import { checkLeadFields, normaliseMessengerPhone } from './lead-changes';
 import type { LeadStatus } from './lead-status';
 import { checkConsent, type Consent, consentAllowsCalls } from './consent';
@@ -37,7 +37,12 @@ export interface NewLead {
   adCampaignId: string | null;
   customValues: Record<string, unknown>;
   consent: Consent | null;
+  /** 'consent' when the order requires consent the lead lacks; the database adds 'dnc' when a list covers the phone. */
+  planningHold?: PlanningHold | null;
 }
+
+/** A new lead of an order requiring consent it lacks: no planned call, held for consent. */
+const CONSENT_HOLD = { planningCallAt: null, planningHold: 'consent' } as const;
 
 /** Earliest callable moment not before `notBefore` (and not before now), in the lead's zone (or the order's, see planningZone); a number is a fixed offset. */
 export function planCall(order: OrderSettings, lead: { timeZone: string | null; utcOffset: number } | number, now: Date, notBefore?: Date | null): Date | null {
@@ -96,7 +101,7 @@ export function buildNewLead(
       externalIdCrmD: input.externalIdCrmD ?? null,
       createMethod: API_CREATE_METHOD,
       source: input.source ?? 'organic',
-      planningCallAt: consentAllowsCalls(order, given) ? planCall(order, zone.value, ctx.now) : null,
+      ...(consentAllowsCalls(order, given) ? { planningCallAt: planCall(order, zone.value, ctx.now), planningHold: null } : CONSENT_HOLD),
       priority: input.priority ?? 0,
       utcOffset,
       timeZone,

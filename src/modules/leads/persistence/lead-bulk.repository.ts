@@ -50,9 +50,11 @@ async function scaleTimeouts(m: EntityManager): Promise<void> {
  */
 async function lockPhones(m: EntityManager, rows: BatchRow[]): Promise<void> {
   const keys = [...new Set(rows.map((r) => phoneLockKey(r.lead.orderId, r.lead.phone)))].sort();
+  // Then the shared do-not-call locks of the numbers, in bucket order, as the lead trigger takes them one by one.
   await m.query(
-    `SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked`,
-    [keys],
+    `SELECT dnc_lock($2::text[], false) FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+       FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c`,
+    [keys, rows.map((r) => r.lead.phone)],
   );
 }
 

@@ -1,6 +1,7 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
 import type { Consent } from '../domain/consent';
+import type { PlanningHold } from '../domain/lead';
 import { LeadStatusEntity } from './lead-status.entity';
 
 /**
@@ -12,6 +13,7 @@ import { LeadStatusEntity } from './lead-status.entity';
 @Check('lead_check', 'previous_lead_id IS DISTINCT FROM id AND next_lead_id IS DISTINCT FROM id')
 @Check('lead_lead_type_check', `lead_type IN ('straight', 'selection')`)
 @Check('lead_messenger_id_check', 'messenger_id > 0')
+@Check('lead_planning_hold_check', `planning_hold IN ('dnc', 'consent')`)
 @Check('lead_phone_check', `phone ~ '^\\+[1-9][0-9]{6,14}$'`)
 @Check('lead_social_a_id_check', 'social_a_id > 0')
 @Check('lead_utc_offset_check', 'utc_offset BETWEEN -12 AND 14')
@@ -146,6 +148,10 @@ export class LeadEntity {
   /** Set when the lead's calls of a local day reached its order's maxAttemptsPerDay: the start of its next local day. */
   @Column({ type: 'timestamptz', nullable: true })
   dailyCapUntil: Date | null;
+
+  /** Why a lead that would be planned has no planned call: a do-not-call entry, or missing consent. */
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  planningHold: PlanningHold | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { IdBounds, pageIdsQuery } from '../../../database/counters/counted-page';
 import { CountStats } from '../../../database/counters/counter-set';
 import { SqlParams } from '../../../database/sql-params';
-import type { Lead, LeadFilter, LeadForCall, UpdateLeadInput } from '../domain/lead';
+import type { CallAttemptWrite, Lead, LeadFilter, LeadForCall, UpdateLeadInput } from '../domain/lead';
 import type { NewLead } from '../domain/new-lead';
 import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
 import type { Queryable } from '../../../database/read-database';
@@ -77,6 +77,8 @@ export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'custom
   source?: string;
   socialAId?: string;
   planningCallAt?: Date | null;
+  /** Why the lead has no planned call when an update stops it for a reason of its own (consent withdrawn). */
+  planningHold?: CallAttemptWrite['hold'];
   qualifiedAt?: Date | null;
   /** Replaces the stored map (as for orders). */
   customValues?: Record<string, unknown>;
@@ -96,6 +98,7 @@ const FOR_UPDATE_FIELDS = [
   'previousLeadId',
   'nextLeadId',
   'consent',
+  'planningHold',
 ] as const;
 /** The state an update decides on, read under a row lock, and its order's client (who may change it). */
 export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]> & { orderClientId: number | null };
@@ -116,6 +119,11 @@ export class LeadsRepository {
   /** Serialises creates of one phone in one order until the transaction ends (duplicate linking). */
   async lockPhone(m: EntityManager, orderId: number, phone: string): Promise<void> {
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [phoneLockKey(orderId, phone)]);
+  }
+
+  /** The shared do-not-call lock of a number a lead moves to, after its phone locks and before its row lock (as a create takes it). */
+  async lockNumberShared(m: EntityManager, phone: string): Promise<void> {
+    await m.query(`SELECT dnc_lock(ARRAY[$1]::text[], false)`, [phone]);
   }
 
   /**
@@ -204,7 +212,6 @@ export class LeadsRepository {
     return rows[0] ?? null;
   }
 
-  /** After a call: the attempt count and the next planned call (null: dialing stops). */
   /** Several leads' attempt counts in one statement (the demo's calls, recorded in bulk). */
   async setAttemptCounts(m: EntityManager, counts: ReadonlyMap<number, number>): Promise<void> {
     if (counts.size === 0) return;
@@ -214,12 +221,14 @@ export class LeadsRepository {
     ]);
   }
 
-  async recordCallAttempt(m: EntityManager, id: number, attemptCount: number, planningCallAt: Date | null, dailyCapUntil: Date | null): Promise<void> {
-    await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, daily_cap_until = $4, updated_at = now() WHERE id = $1`, [
+  /** After a call: the attempt count, the next planned call (null: dialing stops, or `hold` says why not) and the daily cap. */
+  async recordCallAttempt(m: EntityManager, id: number, next: CallAttemptWrite): Promise<void> {
+    await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, daily_cap_until = $4, planning_hold = $5, updated_at = now() WHERE id = $1`, [
       id,
-      attemptCount,
-      planningCallAt,
-      dailyCapUntil,
+      next.attemptCount,
+      next.planningCallAt,
+      next.dailyCapUntil,
+      next.hold,
     ]);
   }
 
