@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DemoSeeder } from '../../database/seed/demo-seeder';
-import { LeadDncService } from '../leads/lead-dnc.service';
+import { DncService } from './dnc.service';
 import { type DncList, normalisePhones } from './domain/dnc-entry';
-import { DncRepository } from './persistence/dnc.repository';
 
 /** The client whose list blocks a demo lead, and the order whose first planned lead it blocks (orders.seed.ts, clients.seed.ts). */
 const DEMO_DNC_CLIENT = 'Dental clinic';
@@ -29,8 +28,7 @@ export class DncDemoSeed {
 
   constructor(
     seeder: DemoSeeder,
-    private readonly repo: DncRepository,
-    private readonly leads: LeadDncService,
+    private readonly dnc: DncService,
   ) {
     seeder.add({ name: 'dnc-lists', order: 57, run: (m) => this.run(m) });
   }
@@ -57,15 +55,12 @@ export class DncDemoSeed {
         reason: 'not looking for a flat',
       });
     }
-    let stopped = 0;
     for (const { list, phones, reason, expiresInDays } of entries) {
       const parsed = normalisePhones(phones);
       if (!parsed.ok) throw new Error(`demo do-not-call numbers: ${JSON.stringify(parsed.errors)}`);
       const expiresAt = expiresInDays === undefined ? null : new Date(Date.now() + expiresInDays * 86_400_000);
-      const sorted = [...parsed.value].sort();
-      await this.repo.add(list, sorted, { expiresAt, reason }, m);
-      stopped += await this.leads.stopPlanned(sorted, list, m);
+      await this.dnc.addInTransaction(list, [...parsed.value].sort(), { expiresAt, reason }, m);
     }
-    this.logger.log(`demo do-not-call lists: ${entries.reduce((n, e) => n + e.phones.length, 0)} numbers, ${stopped} leads stopped`);
+    this.logger.log(`demo do-not-call lists: ${entries.reduce((n, e) => n + e.phones.length, 0)} numbers`);
   }
 }

@@ -46,13 +46,16 @@ export class DncService {
     if (!phones.ok || !expiry.ok || !list) throw DomainError.validation(errors);
     const fields = { expiresAt: expiry.value, reason: input.reason ?? null };
     const sorted = [...phones.value].sort();
+    return this.ds.transaction((m) => this.addInTransaction(list, sorted, fields, m));
+  }
+
+  /** Valid, sorted numbers onto `list` in the caller's transaction (an add, the demo seed); how many were added or updated. */
+  async addInTransaction(list: DncList, sorted: string[], fields: { expiresAt: Date | null; reason: string | null }, m: EntityManager): Promise<number> {
     // The entries and the stop of the leads they cover commit together, under the numbers' locks: no lead of these numbers stays planned.
-    return this.ds.transaction(async (m) => {
-      await this.leads.lockNumbers(m, sorted);
-      const count = await this.repo.add(list, sorted, fields, m);
-      await this.leads.stopPlanned(sorted, list, m);
-      return count;
-    });
+    await this.leads.lockNumbers(m, sorted);
+    const count = await this.repo.add(list, sorted, fields, m);
+    await this.leads.stopPlanned(sorted, list, m);
+    return count;
   }
 
   /** An opt-out on a call: the number goes on its order's client's list (global without a client) and every lead it covers stops, in the call's transaction. */
