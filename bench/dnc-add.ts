@@ -5,7 +5,7 @@ import { AppReady } from './support/app-builds';
 import { ChildServer, startChild } from './support/child';
 import { assignBenchClient } from './support/client-cases';
 import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
-import { loadDncEntries, validDncPhones } from './support/dnc-data';
+import { checkpoint, loadDncEntries, validDncPhones } from './support/dnc-data';
 import { mdRow } from './support/measured-load';
 import { compactAndAnalyze, createPopulation, grow } from './support/realistic-data';
 import { BenchSection } from './support/report';
@@ -54,6 +54,7 @@ export async function dncAddBench(): Promise<BenchSection> {
     await loadDncEntries(pool, { scope: 'global' }, 0, GLOBAL);
     await loadDncEntries(pool, { scope: 'client', clientId: client.id }, GLOBAL, GLOBAL + CLIENT);
     await compactAndAnalyze(db.url, pool);
+    await checkpoint(pool);
     app = await startChild<AppReady>('app-server.js', {
       BENCH_APP_DATABASE_URL: db.url,
       BENCH_APP_ENV: JSON.stringify({ WORKERS: '0', API_KEY_CACHE_TTL_MS: '5000' }),

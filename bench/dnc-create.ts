@@ -5,7 +5,7 @@ import { AppReady } from './support/app-builds';
 import { ChildServer, startChild } from './support/child';
 import { assignBenchClient } from './support/client-cases';
 import { cloneBenchDatabase, createBenchDatabase, describeMachine, startBenchCluster, BenchDatabase } from './support/cluster';
-import { activeListedPhones, loadDncEntries, validDncPhones } from './support/dnc-data';
+import { activeListedPhones, checkpoint, loadDncEntries, validDncPhones } from './support/dnc-data';
 import { CONNECTIONS, failures, interleaved, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
 import { LoadTarget, mdRow } from './support/measured-load';
 import { compactAndAnalyze, createPopulation, grow } from './support/realistic-data';
@@ -72,6 +72,7 @@ export async function dncCreateBench(): Promise<BenchSection> {
     await loadDncEntries(pool, { scope: 'global' }, 0, GLOBAL);
     await loadDncEntries(pool, { scope: 'client', clientId: client.id }, GLOBAL, GLOBAL + CLIENT);
     await pool.query(`VACUUM ANALYZE dnc_entry`);
+    await checkpoint(pool);
     console.log(`dnc-create: ${GLOBAL + CLIENT} entries loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     listed = await activeListedPhones(pool, client.id, 5_000);
     await pool.end();
