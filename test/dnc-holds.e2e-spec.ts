@@ -43,7 +43,7 @@ describe('do-not-call holds: creates, removal, expiry, races', () => {
       .body.data.id as number;
     const v1 = (await post('/v1/lead/create/', { lead_type: 'straight', client_phone: phone, order_id: order.id, order_code: order.code }).expect(200)).body
       .data.id as number;
-    const jobId = (await post('/v2/lead/create-async/', leadBody(order, { phone })).expect(200)).headers['x-job-id'] as string;
+    const jobId = (await post('/v2/lead/create-async/', leadBody(order, { phone })).expect(200)).headers['x-job-id'];
     let asyncLead = 0;
     expect(
       await untilTrue(async () => {
