@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { callStatusId, recordCall } from './factories/calls';
+import { assignOrderToClient, insertClient } from './factories/clients';
 import { createLead, createLeadOrder, leadBody, testPhone, type TestOrder } from './factories/leads';
 import { type FeedEvent, feedHead, followFeed } from './support/event-feed';
 import { createTestApp, TestApp } from './support/test-app';
@@ -43,7 +44,7 @@ describe('do-not-call holds: creates, removal, expiry, races', () => {
       .body.data.id as number;
     const v1 = (await post('/v1/lead/create/', { lead_type: 'straight', client_phone: phone, order_id: order.id, order_code: order.code }).expect(200)).body
       .data.id as number;
-    const jobId = (await post('/v2/lead/create-async/', leadBody(order, { phone })).expect(200)).headers['x-job-id'] as string;
+    const jobId = (await post('/v2/lead/create-async/', leadBody(order, { phone })).expect(200)).headers['x-job-id'];
     let asyncLead = 0;
     expect(
       await untilTrue(async () => {
@@ -181,6 +182,20 @@ describe('do-not-call holds: creates, removal, expiry, races', () => {
     expect(await planned(listedLead)).toBe('');
     await post('/v2/dnc/remove/', { phones: [listed] }).expect(200);
     expect(await planned(listedLead)).not.toBe('');
+  });
+
+  it("an order moved to a client comes under the client's list; moved out, its leads are planned again", async () => {
+    const o = await createLeadOrder(t);
+    const client = await insertClient(t);
+    const phone = testPhone();
+    const lead = await createLead(t, o, { phone });
+    await post('/v2/dnc/add/', { phones: [phone], clientId: client }).expect(200);
+    expect(await planned(lead)).not.toBe('');
+    await assignOrderToClient(t, o.id, client);
+    expect(await planned(lead)).toBe('');
+    expect(await reasons(lead)).toContain('dnc');
+    await assignOrderToClient(t, o.id, null);
+    expect(await planned(lead)).not.toBe('');
   });
 
   it('consent given to a listed lead leaves it held; removal then plans it', async () => {

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { OrdersService } from '../orders/orders.service';
+import { type DialingRulesChange, OrdersService } from '../orders/orders.service';
 import { planCall } from './domain/new-lead';
 import { type DncListScope, type HeldSelector, LeadHoldsRepository } from './persistence/lead-holds.repository';
 
@@ -16,7 +16,7 @@ export class LeadHoldsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.orders.onConsentRequiredChanged((m, orderId, required) => this.consentRuleChanged(m, orderId, required));
+    this.orders.onDialingRulesChanged((m, orderId, change) => this.dialingRulesChanged(m, orderId, change));
   }
 
   /** Exclusive locks of the numbers until `m` ends: a create of one of them waits, then finds its entry. */
@@ -43,10 +43,17 @@ export class LeadHoldsService implements OnModuleInit {
     return this.repo.isBlocked(leadId, at);
   }
 
-  /** An order's consent rule changed, in its update's transaction: requiring consent holds the leads without it, dropping it plans them. */
-  private async consentRuleChanged(m: EntityManager, orderId: number, required: boolean): Promise<void> {
-    if (required) await this.repo.holdWithoutConsent(m, orderId);
-    else await this.release(m, { hold: 'consent', orderId }, new Date());
+  /**
+   * In the order update's transaction: requiring consent holds the leads without it, dropping it plans them; a new client's list
+   * holds the leads it covers, and those the previous client's list held are planned unless another entry still covers them.
+   */
+  private async dialingRulesChanged(m: EntityManager, orderId: number, change: DialingRulesChange): Promise<void> {
+    if (change.consentRequired === true) await this.repo.holdWithoutConsent(m, orderId);
+    if (change.consentRequired === false) await this.release(m, { hold: 'consent', orderId }, new Date());
+    if (change.clientId !== undefined) {
+      await this.repo.holdListedOfOrder(m, orderId);
+      await this.release(m, { hold: 'dnc', orderId }, new Date());
+    }
   }
 
   /**

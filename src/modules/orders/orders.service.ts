@@ -47,7 +47,12 @@ function isForeignKeyViolation(err: unknown): boolean {
   return e?.code === FOREIGN_KEY_VIOLATION || e?.driverError?.code === FOREIGN_KEY_VIOLATION;
 }
 
-type ConsentRuleHook = (m: EntityManager, orderId: number, required: boolean) => Promise<void>;
+/** What changed of an order that decides whether its leads may be dialled: its consent rule, its client (the client's do-not-call list). */
+export interface DialingRulesChange {
+  consentRequired?: boolean;
+  clientId?: number | null;
+}
+type DialingRulesHook = (m: EntityManager, orderId: number, change: DialingRulesChange) => Promise<void>;
 
 /**
  * Orders (call campaigns): create and update run in one transaction (order row and member
@@ -60,8 +65,8 @@ export class OrdersService {
   private readonly settingsCache: Cache<number, OrderSettings>;
   /** orderIdsReached's cache per client, as fresh as the settings cache; this instance's own writes clear it. */
   private readonly reachCache: Cache<number, number[]>;
-  /** What modules built on orders do, in the update's transaction, when an order starts or stops requiring consent. */
-  private readonly consentRuleHooks: ConsentRuleHook[] = [];
+  /** What modules built on orders do, in the update's transaction, when an order's dialing rules change. */
+  private readonly dialingRulesHooks: DialingRulesHook[] = [];
 
   constructor(
     private readonly ds: DataSource,
@@ -150,11 +155,7 @@ export class OrdersService {
           const before = await this.repo.findById(id, m);
           await this.repo.updateOrder(m, id, changes);
           await this.repo.replaceMembers(m, id, changes);
-          if (changes.consentRequired !== undefined && changes.consentRequired !== before!.consentRequired) {
-            // The hooks plan leads with the new settings: read in this transaction, not from the cache.
-            this.settingsCache.delete(id);
-            for (const hook of this.consentRuleHooks) await hook(m, id, changes.consentRequired);
-          }
+          await this.dialingRulesChanged(m, id, before!, changes);
           await this.appendUpdated(m, id, before!);
         }),
       );
@@ -164,9 +165,19 @@ export class OrdersService {
     }
   }
 
-  /** Registers what to do, in an order update's transaction, when the order starts (true) or stops requiring consent. */
-  onConsentRequiredChanged(hook: ConsentRuleHook): void {
-    this.consentRuleHooks.push(hook);
+  /** Registers what to do, in an order update's transaction, when the order's consent rule or client changes. */
+  onDialingRulesChanged(hook: DialingRulesHook): void {
+    this.dialingRulesHooks.push(hook);
+  }
+
+  private async dialingRulesChanged(m: EntityManager, id: number, before: OrderRecord, changes: OrderChanges): Promise<void> {
+    const change: DialingRulesChange = {};
+    if (changes.consentRequired !== undefined && changes.consentRequired !== before.consentRequired) change.consentRequired = changes.consentRequired;
+    if (changes.clientId !== undefined && changes.clientId !== before.clientId) change.clientId = changes.clientId;
+    if (Object.keys(change).length === 0) return;
+    // The hooks plan leads with the new settings: read in this transaction, not from the cache.
+    this.settingsCache.delete(id);
+    for (const hook of this.dialingRulesHooks) await hook(m, id, change);
   }
 
   /**

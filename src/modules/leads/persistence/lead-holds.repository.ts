@@ -19,13 +19,13 @@ export interface HeldGroup {
 }
 
 /** Which held leads a release plans again: those a list held, of these numbers; or those an order's consent rule held. */
-export type HeldSelector = { hold: 'dnc'; phones: string[] } | { hold: 'consent'; orderId: number };
+export type HeldSelector = { hold: 'dnc'; phones: string[] } | { hold: 'dnc' | 'consent'; orderId: number };
 
 /** The selector as a condition on `l`, its values from $1 ($1 phones or order id). */
 function heldWhere(s: HeldSelector): { sql: string; value: unknown } {
-  return s.hold === 'dnc'
+  return 'phones' in s
     ? { sql: `l.phone = ANY($1::text[]) AND l.planning_hold = 'dnc'`, value: s.phones }
-    : { sql: `l.order_id = $1 AND l.planning_hold = 'consent'`, value: s.orderId };
+    : { sql: `l.order_id = $1 AND l.planning_hold = '${s.hold}'`, value: s.orderId };
 }
 
 @Injectable()
@@ -107,6 +107,18 @@ export class LeadHoldsRepository {
         plans.map((p) => p.at),
         plans.map((p) => p.hold),
       ],
+    );
+    return n;
+  }
+
+  /** The order's planned leads an entry covers now (its client changed) stop, held as `dnc`: one statement. */
+  async holdListedOfOrder(m: EntityManager, orderId: number): Promise<number> {
+    const [{ n }] = await m.query<{ n: number }[]>(
+      `WITH s AS (
+         UPDATE lead SET planning_call_at = NULL, planning_hold = 'dnc', updated_at = now()
+         WHERE order_id = $1 AND planning_call_at IS NOT NULL AND dnc_blocks(phone, order_id, now()) RETURNING 1)
+       SELECT count(*)::int AS n FROM s`,
+      [orderId],
     );
     return n;
   }
