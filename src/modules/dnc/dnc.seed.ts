@@ -42,7 +42,7 @@ export class DncDemoSeed {
     );
     const entries: DemoEntries[] = [
       { list: { scope: 'global', orderId: null, clientId: null }, phones: ['+79991234455', '+4930901820'], reason: 'regulator complaint' },
-      { list: { scope: 'global', orderId: null, clientId: null }, phones: ['+447911123456'], reason: 'asked by e-mail', expiresInDays: 180 },
+      { list: { scope: 'global', orderId: null, clientId: null }, phones: ['+447400123987'], reason: 'asked by e-mail', expiresInDays: 180 },
     ];
     if (clients.length) {
       const list: DncList = { scope: 'client', orderId: null, clientId: clients[0].id };
