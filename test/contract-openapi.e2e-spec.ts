@@ -1,0 +1,193 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+import { bodyLimitFor } from '../src/common/body-limits';
+import { ContractLedger } from './support/contract-ledger';
+import { createDemoApp } from './support/contract-client';
+import {
+  type ContractDoc,
+  deref,
+  type OperationRef,
+  operationsOf,
+  parameterExample,
+  requestBodyOf,
+  schemaValidator,
+  wronglyTypedBody,
+} from './support/openapi-contract';
+import { createSiblingApp, TestApp } from './support/test-app';
+
+const MISSING_ID = 999_999_999;
+const MISSING_UUID = '00000000-0000-4000-8000-000000000000';
+const asText = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v as string | number | boolean));
+
+interface Call {
+  key?: string;
+  path?: (name: string, example: unknown) => unknown;
+  query?: 'examples' | 'required';
+  body?: unknown;
+  raw?: string;
+  idempotencyKey?: string;
+  ifNoneMatch?: string;
+  http?: App;
+}
+
+/**
+ * Contract tests generated from the served document: every operation is called against the demo
+ * dataset, once as documented (2xx) and once per failure it can be made to answer (401, 404, 400,
+ * 413, 429, and 409 on a reused Idempotency-Key), and every answer is checked against the
+ * document: status documented, body valid against that status's schema, declared headers valid.
+ */
+describe('contract: every operation of /docs-json on the demo dataset', () => {
+  let t: TestApp;
+  let doc: ContractDoc;
+  let ops: OperationRef[];
+  let ledger: ContractLedger;
+  let idempotencyKeys = 0;
+
+  beforeAll(async () => {
+    t = await createDemoApp();
+    doc = (await request(t.http).get('/docs-json').expect(200)).body as ContractDoc;
+    ops = operationsOf(doc);
+    ledger = new ContractLedger(doc, schemaValidator(doc));
+  });
+  afterAll(async () => {
+    if (ledger) console.log(ledger.report(ops.length));
+    await t?.close();
+  });
+
+  const secured = (ref: OperationRef) => (ref.op.security ?? doc.security ?? []).length > 0;
+  const hasIdempotencyKey = (ref: OperationRef) => ref.parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+
+  function urlOf(ref: OperationRef, call: Call): string {
+    let url = ref.path;
+    const query: string[] = [];
+    for (const p of ref.parameters) {
+      const example = parameterExample(doc, p);
+      if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(asText(call.path ? call.path(p.name, example) : example)));
+      const wanted = call.query === 'examples' ? example !== undefined : p.required;
+      if (p.in === 'query' && wanted && example !== undefined) {
+        for (const v of [example].flat()) query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(asText(v))}`);
+      }
+    }
+    return query.length ? `${url}?${query.join('&')}` : url;
+  }
+
+  async function send(ref: OperationRef, call: Call) {
+    const url = urlOf(ref, call);
+    let req = request(call.http ?? t.http)[ref.method as 'get' | 'post'](url);
+    if (call.key) req = req.set('X-Api-Key', call.key);
+    if (call.idempotencyKey) req = req.set('Idempotency-Key', call.idempotencyKey);
+    if (call.ifNoneMatch) req = req.set('If-None-Match', call.ifNoneMatch);
+    if (call.raw !== undefined) req = req.set('Content-Type', 'application/json').send(call.raw);
+    else if (call.body !== undefined) req = req.send(call.body as object);
+    return { url, res: await req };
+  }
+
+  async function run(check: string, ref: OperationRef, call: Call, expected?: number) {
+    const { url, res } = await send(ref, call);
+    ledger.check(check, ref, `${ref.method.toUpperCase()} ${url}`, res, expected);
+    return res;
+  }
+
+  it('covers every operation of the document', () => {
+    expect(ops.length).toBeGreaterThanOrEqual(60);
+    const ids = ops.map((ref) => ref.op.operationId);
+    expect(ids.filter((id, i) => !id || ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('401 without a key, for every secured operation', async () => {
+    for (const ref of ops.filter(secured)) await run('401', ref, { query: 'examples', body: requestBodyOf(doc, ref.op)?.body }, 401);
+    expect(ledger.of('401')).toEqual([]);
+  });
+
+  it('404 for every operation with a path parameter, naming a record that does not exist', async () => {
+    const missing = (name: string, example: unknown) =>
+      typeof example === 'string' && !/^\d+$/.test(example) ? MISSING_UUID : name === 'jobId' ? MISSING_UUID : MISSING_ID;
+    for (const ref of ops.filter((r) => r.parameters.some((p) => p.in === 'path'))) {
+      await run('404', ref, { key: t.apiKey, path: missing, query: 'required', body: requestBodyOf(doc, ref.op)?.body }, 404);
+    }
+    expect(ledger.of('404')).toEqual([]);
+  });
+
+  it('400 for a body of the wrong types, a malformed path id or an out-of-range limit', async () => {
+    for (const ref of ops) {
+      const body = requestBodyOf(doc, ref.op);
+      const integerPath = ref.parameters.find((p) => p.in === 'path' && [deref(doc, p.schema ?? {}).type].flat().includes('integer'));
+      const limit = ref.parameters.find((p) => p.in === 'query' && p.name === 'limit');
+      if (body) await run('400', ref, { key: t.apiKey, query: 'required', body: wronglyTypedBody(doc, body.schema) }, 400);
+      else if (integerPath)
+        await run('400', ref, { key: t.apiKey, query: 'required', path: (name, example) => (name === integerPath.name ? 'abc' : example) }, 400);
+      else if (limit)
+        await run(
+          '400',
+          { ...ref, parameters: [...ref.parameters.filter((p) => p !== limit), { ...limit, required: true, example: 100_000 }] },
+          { key: t.apiKey, query: 'required' },
+          400,
+        );
+    }
+    expect(ledger.of('400')).toEqual([]);
+  });
+
+  it('413 for a body above the route limit, for every operation with a body', async () => {
+    for (const ref of ops.filter((r) => requestBodyOf(doc, r.op))) {
+      const url = urlOf(ref, { query: 'required' });
+      const raw = JSON.stringify({ pad: 'x'.repeat(bodyLimitFor(url.split('?')[0]) + 1) });
+      await run('413', ref, { key: t.apiKey, query: 'required', raw }, 413);
+    }
+    expect(ledger.of('413')).toEqual([]);
+  });
+
+  it('429 once the key has spent its budget, for every secured operation', async () => {
+    let limited: NestExpressApplication | undefined;
+    try {
+      limited = await createSiblingApp(t, { rateLimitRequests: 1, rateLimitWindowSeconds: 86400 });
+      const http = limited.getHttpServer() as App;
+      const key = await t.keyWith('api', 'admin', 'telephony');
+      const first = ops.find((r) => r.path === '/v2/order' && r.method === 'get') ?? ops.filter(secured)[0];
+      await run('429', first, { key, http, query: 'examples' }, 200);
+      for (const ref of ops.filter(secured)) await run('429', ref, { key, http, query: 'examples', body: requestBodyOf(doc, ref.op)?.body }, 429);
+    } finally {
+      await limited?.close();
+    }
+    expect(ledger.of('429')).toEqual([]);
+  });
+
+  /** Reads first, then creates, then changes; revoking a key last (it must not be the key in use). */
+  const rank = (ref: OperationRef) =>
+    ref.method === 'get' ? (ref.parameters.some((p) => p.name === 'jobId') ? 3 : 0) : /\/create/.test(ref.path) ? 1 : /\/revoke\//.test(ref.path) ? 4 : 2;
+
+  it('2xx for every documented example, 304 for a GET repeated with its ETag, 409 for a reused Idempotency-Key with another body', async () => {
+    let jobId: string | undefined;
+    for (const ref of [...ops].sort((a, b) => rank(a) - rank(b))) {
+      const body = requestBodyOf(doc, ref.op)?.body;
+      const path = (name: string, example: unknown) => (name === 'jobId' && jobId ? jobId : example);
+      const idempotencyKey = hasIdempotencyKey(ref) ? `contract-${++idempotencyKeys}-${Date.now()}` : undefined;
+      const call: Call = { key: t.apiKey, query: 'examples', path, body, idempotencyKey };
+      const res = await run('2xx', ref, call);
+      if (res.status >= 300)
+        ledger.findings.push({
+          check: '2xx',
+          operation: ContractLedger.label(ref),
+          request: ref.path,
+          status: res.status,
+          problems: [JSON.stringify(res.body)],
+        });
+      if (typeof res.headers['x-job-id'] === 'string') jobId = res.headers['x-job-id'];
+      if (ref.method === 'get' && res.status === 200 && typeof res.headers.etag === 'string')
+        await run('304', ref, { ...call, ifNoneMatch: res.headers.etag }, 304);
+      if (!idempotencyKey || res.status >= 300) continue;
+      await run('409', ref, call, res.status);
+      const other = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, contractProbe: 1 } : [body, 1];
+      await run('409', ref, { ...call, body: other }, 409);
+    }
+    expect(ledger.of('2xx')).toEqual([]);
+    expect(ledger.of('304')).toEqual([]);
+    expect(ledger.of('409')).toEqual([]);
+  });
+
+  it('reports every status it drew from each targeted check', () => {
+    const statuses = Object.keys(ledger.responses).map(Number);
+    expect(statuses).toEqual(expect.arrayContaining([200, 400, 401, 404, 409, 413, 429]));
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+  });
+});
