@@ -18,7 +18,7 @@ import { createSiblingApp, TestApp } from './support/test-app';
 
 const MISSING_ID = 999_999_999;
 const MISSING_UUID = '00000000-0000-4000-8000-000000000000';
-const asText = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v as string | number | boolean));
+const asText = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 interface Call {
   key?: string;
