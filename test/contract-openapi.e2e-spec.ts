@@ -1,9 +1,13 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { App } from 'supertest/types';
 import { bodyLimitFor } from '../src/common/body-limits';
+import { verifyWebhook } from '../clients/typescript/src';
+import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { ContractLedger } from './support/contract-ledger';
-import { createDemoApp } from './support/contract-client';
+import { eventually } from './support/fake-servers';
 import {
   type ContractDoc,
   deref,
@@ -14,7 +18,7 @@ import {
   schemaValidator,
   wronglyTypedBody,
 } from './support/openapi-contract';
-import { createSiblingApp, TestApp } from './support/test-app';
+import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 const MISSING_ID = 999_999_999;
 const MISSING_UUID = '00000000-0000-4000-8000-000000000000';
@@ -43,9 +47,31 @@ describe('contract: every operation of /docs-json on the demo dataset', () => {
   let ops: OperationRef[];
   let ledger: ContractLedger;
   let idempotencyKeys = 0;
+  const deliveries: { headers: IncomingHttpHeaders; body: string }[] = [];
+  let receiver: Server;
+  let webhookSecret: string;
 
   beforeAll(async () => {
-    t = await createDemoApp();
+    // Every event the run causes is delivered here, to be checked against the document's webhooks.
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    t = await createTestApp({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' });
+    await t.app.get(DemoSeeder).run();
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/contract`;
+    webhookSecret = (
+      await request(t.http)
+        .post('/v2/webhook/create')
+        .set('X-Api-Key', t.apiKey)
+        .send({ url, events: ['*'] })
+        .expect(200)
+    ).body.data.secret;
     doc = (await request(t.http).get('/docs-json').expect(200)).body as ContractDoc;
     ops = operationsOf(doc);
     ledger = new ContractLedger(doc, schemaValidator(doc));
@@ -53,6 +79,7 @@ describe('contract: every operation of /docs-json on the demo dataset', () => {
   afterAll(async () => {
     if (ledger) console.log(ledger.report(ops.length));
     await t?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
   });
 
   const secured = (ref: OperationRef) => (ref.op.security ?? doc.security ?? []).length > 0;
@@ -183,6 +210,35 @@ describe('contract: every operation of /docs-json on the demo dataset', () => {
     expect(ledger.of('2xx')).toEqual([]);
     expect(ledger.of('304')).toEqual([]);
     expect(ledger.of('409')).toEqual([]);
+  });
+
+  it('delivers every event the run caused as the webhooks of the document describe it, signed as documented', async () => {
+    let seen = -1;
+    // Deliveries settle when a second passes without a new one.
+    await eventually(
+      async () => {
+        const settled = deliveries.length > 0 && deliveries.length === seen;
+        seen = deliveries.length;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return settled;
+      },
+      30_000,
+      'webhook deliveries to settle',
+    );
+    for (const d of deliveries) ledger.checkDelivery(d.headers, d.body);
+    const types = new Set(deliveries.map((d) => (JSON.parse(d.body) as { type: string }).type));
+    console.log(`webhooks: ${deliveries.length} deliveries of ${[...types].sort().join(', ')}`);
+    expect(types.has('lead.created')).toBe(true);
+    const unverified = deliveries.filter((d) => {
+      try {
+        verifyWebhook(webhookSecret, d.body, d.headers);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(unverified.map((d) => d.headers['webhook-id'])).toEqual([]);
+    expect(ledger.of('webhook')).toEqual([]);
   });
 
   it('reports every status it drew from each targeted check', () => {

@@ -2,7 +2,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import type { Response } from 'supertest';
-import { type ContractDoc, deref, describeErrors, type Node, type OperationRef, type ResponseObject } from './openapi-contract';
+import {
+  type ContractDoc,
+  deref,
+  describeErrors,
+  type MediaType,
+  type Node,
+  type Operation,
+  type OperationRef,
+  type Parameter,
+  type ResponseObject,
+} from './openapi-contract';
 
 export interface Finding {
   check: string;
@@ -89,6 +99,41 @@ export class ContractLedger {
       if (!validate(headerValue(text, deref(this.doc, header.schema as Node)))) problems.push(`header ${name}: ${text}: ${describeErrors(validate.errors)}`);
     }
     return problems;
+  }
+
+  /** A webhook delivery against the document's `webhooks` entry of its event type: body and Standard Webhooks headers. */
+  checkDelivery(headers: Record<string, string | string[] | undefined>, body: string): void {
+    let event: { type?: string } | undefined;
+    try {
+      event = JSON.parse(body) as { type?: string };
+    } catch {
+      event = undefined;
+    }
+    const type = String(event?.type);
+    const hook = deref(this.doc, this.doc.webhooks?.[type])?.post as Operation | undefined;
+    const fail = (problems: string[]) =>
+      problems.length && this.findings.push({ check: 'webhook', operation: `webhook ${type}`, request: String(headers['webhook-id']), status: 0, problems });
+    this.assertions++;
+    if (!hook) return void fail([`event type ${type} is not in the document's webhooks (${Object.keys(this.doc.webhooks ?? {}).join(', ') || 'none'})`]);
+    const problems: string[] = [];
+    const media = (deref(this.doc, hook.requestBody ?? {}).content as Record<string, MediaType> | undefined)?.['application/json'];
+    this.assertions++;
+    if (!media?.schema) problems.push('no application/json body schema');
+    else {
+      const validate = this.validatorFor(media.schema);
+      if (!validate(event)) problems.push(`body: ${describeErrors(validate.errors)}`);
+    }
+    for (const p of (hook.parameters ?? []).map((x) => deref(this.doc, x) as unknown as Parameter).filter((x) => x.in === 'header')) {
+      const text = headers[p.name.toLowerCase()] as string | undefined;
+      this.assertions++;
+      if (text === undefined) {
+        if (p.required) problems.push(`header ${p.name} is required and missing`);
+      } else if (p.schema) {
+        const validate = this.validatorFor(p.schema);
+        if (!validate(headerValue(text, deref(this.doc, p.schema)))) problems.push(`header ${p.name}: ${text}: ${describeErrors(validate.errors)}`);
+      }
+    }
+    fail(problems);
   }
 
   of(check: string): Finding[] {

@@ -13,6 +13,7 @@ export interface ContractDoc {
   paths: Record<string, Node>;
   components?: Record<string, Record<string, Node>>;
   security?: unknown[];
+  webhooks?: Record<string, Node>;
 }
 export interface Parameter {
   name: string;
