@@ -37,8 +37,8 @@ interface Call {
 
 /**
  * Contract tests generated from the served document: every operation is called against the demo
- * dataset, once as documented (2xx) and once per failure it can be made to answer (401, 404, 400,
- * 413, 429, and 409 on a reused Idempotency-Key), and every answer is checked against the
+ * dataset, once as documented (2xx) and once per failure it can be made to answer (401, 403, 404,
+ * 400, 413, 429, 304, and 409 on a reused Idempotency-Key), and every answer is checked against the
  * document: status documented, body valid against that status's schema, declared headers valid.
  */
 describe('contract: every operation of /docs-json on the demo dataset', () => {
@@ -125,6 +125,15 @@ describe('contract: every operation of /docs-json on the demo dataset', () => {
   it('401 without a key, for every secured operation', async () => {
     for (const ref of ops.filter(secured)) await run('401', ref, { query: 'examples', body: requestBodyOf(doc, ref.op)?.body }, 401);
     expect(ledger.of('401')).toEqual([]);
+  });
+
+  it('403 for a key without the scope, for every secured operation (a body of the wrong types, so a permitted call changes nothing)', async () => {
+    const telephonyOnly = await t.keyWith('telephony');
+    for (const ref of ops.filter(secured)) {
+      const body = requestBodyOf(doc, ref.op);
+      await run('403', ref, { key: telephonyOnly, query: 'examples', body: body ? wronglyTypedBody(doc, body.schema) : undefined }, 403);
+    }
+    expect(ledger.of('403')).toEqual([]);
   });
 
   it('404 for every operation with a path parameter, naming a record that does not exist', async () => {
@@ -243,7 +252,7 @@ describe('contract: every operation of /docs-json on the demo dataset', () => {
 
   it('reports every status it drew from each targeted check', () => {
     const statuses = Object.keys(ledger.responses).map(Number);
-    expect(statuses).toEqual(expect.arrayContaining([200, 400, 401, 404, 409, 413, 429]));
+    expect(statuses).toEqual(expect.arrayContaining([200, 304, 400, 401, 403, 404, 409, 413, 429]));
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
   });
 });
