@@ -1,4 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { webhooks } from './schema';
+
+type JsonBody<Hook> = Hook extends { post: { requestBody?: { content: { 'application/json': infer Body } } } } ? Body : never;
+type Events = { [Type in keyof webhooks]: JsonBody<webhooks[Type]> }[keyof webhooks];
+
+/** A delivery's body: the union of the document's webhook payloads (`unknown` if it describes none). */
+export type WebhookEvent = [Events] extends [never] ? unknown : Events;
 
 /** The Standard Webhooks headers of a delivery (names in lower case, as Node gives them). */
 export interface WebhookHeaders {
@@ -35,7 +42,7 @@ const keyOf = (secret: string) => Buffer.from(secret.replace(/^whsec_/, ''), 'ba
  * `{webhook-id}.{webhook-timestamp}.{body}`, and the timestamp within the tolerance.
  * `body` is the raw request body, exactly as received (parse it only after this).
  */
-export function verifyWebhook<T = unknown>(secret: string, body: string | Buffer, headers: WebhookHeaders, options: VerifyWebhookOptions = {}): T {
+export function verifyWebhook<T = WebhookEvent>(secret: string, body: string | Buffer, headers: WebhookHeaders, options: VerifyWebhookOptions = {}): T {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
