@@ -37,10 +37,9 @@ const header = (headers: WebhookHeaders, name: string): string => {
 const keyOf = (secret: string) => Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
 
 /**
- * Checks a delivery the Standard Webhooks way and returns its parsed body: one of the
- * space-separated `v1,<base64>` signatures must be the HMAC-SHA256, keyed by the secret, of
- * `{webhook-id}.{webhook-timestamp}.{body}`, and the timestamp within the tolerance.
- * `body` is the raw request body, exactly as received (parse it only after this).
+ * Checks a delivery the Standard Webhooks way and returns its parsed body: a `v1,<base64>` signature
+ * must be the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the secret, and the
+ * timestamp within the tolerance. `body` is the raw request body, exactly as received.
  */
 export function verifyWebhook<T = WebhookEvent>(secret: string, body: string | Buffer, headers: WebhookHeaders, options: VerifyWebhookOptions = {}): T {
   const id = header(headers, 'webhook-id');
