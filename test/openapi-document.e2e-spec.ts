@@ -22,6 +22,8 @@ describe('the OpenAPI document as an SDK generator reads it', () => {
     expect(doc.servers).toEqual([{ url: 'https://api.callcenter.test:8443', description: 'this instance' }]);
     const plain = (await request(t.http).get('/docs-json').set('Host', '10.0.0.5:3000').expect(200)).body as OpenApiDoc;
     expect(plain.servers?.[0].url).toBe('http://10.0.0.5:3000');
+    const proxied = (await request(t.http).get('/docs-json').set('X-Forwarded-Host', 'crm-gateway.test').set('X-Forwarded-Proto', 'https')).body as OpenApiDoc;
+    expect(proxied.servers?.[0].url).toBe('https://crm-gateway.test');
   });
 
   it('gives every operation the operationId of the table: unique, camelCase, stable', () => {

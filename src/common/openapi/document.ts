@@ -45,8 +45,8 @@ export function buildApiDocument(app: NestExpressApplication, serverUrl: string)
 
 const withServer = (document: OpenAPIObject, url: string): OpenAPIObject => ({ ...document, servers: [{ url, description: 'this instance' }] });
 
-/** The base URL the request reached this instance at (X-Forwarded-Proto/Host behind a proxy, as `trust proxy` reads them). */
-const requestBaseUrl = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+/** The base URL the request reached this instance at (X-Forwarded-Proto and X-Forwarded-Host behind a proxy, as `trust proxy` reads them). */
+const requestBaseUrl = (req: Request) => `${req.protocol}://${req.host ?? 'localhost'}`;
 
 /** The OpenAPI document at /docs-json and Swagger UI at /docs; `servers` is the URL each request came in at. */
 export function serveApiDocs(app: NestExpressApplication): void {
