@@ -8,7 +8,7 @@ import { EnvelopeExpressAdapter } from './common/envelope-express-adapter';
 import { bodyLimitFor, distinctBodyLimits } from './common/body-limits';
 import { checkInputSafety, deferBodyErrors } from './common/input-checks';
 import { parseQueryString } from './common/query';
-import { serveApiDocs } from './common/openapi/document';
+import { serveApiDocs } from './api-document';
 import { createValidationPipe } from './common/validation';
 import { type ObservedRequest, RequestObserverMiddleware } from './modules/observability/http/request-observer.middleware';
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { AppModule } from '../app.module';
 import { createApp } from '../app.setup';
 import { loadConfig } from '../config/app.config';
-import { buildApiDocument } from '../common/openapi/document';
+import { buildApiDocument } from '../api-document';
 
 /** `npm run openapi:document -- <file>`: the document /docs-json serves, built without a database or a port (Nest's preview mode). */
 async function main(): Promise<void> {

@@ -1,14 +1,14 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { bodyLimitFor, formatBytes } from '../body-limits';
-import { MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from '../input-checks';
-import { MAX_IDS_PER_FILTER, QUERY_PARAMETER_LIMIT } from '../query';
-import { sharedSchemas } from './envelope.decorators';
-import { assignOperationIds, declareCommonStatuses, declareResponseHeaders } from './refine';
-import { typeTimestamps } from './timestamps';
-import { addMediaExamples } from './examples';
-import { webhooksSection } from '../../modules/webhooks/http/webhook-document';
+import { bodyLimitFor, formatBytes } from './common/body-limits';
+import { MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './common/input-checks';
+import { MAX_IDS_PER_FILTER, QUERY_PARAMETER_LIMIT } from './common/query';
+import { sharedSchemas } from './common/openapi/envelope.decorators';
+import { assignOperationIds, declareCommonStatuses, declareResponseHeaders } from './common/openapi/refine';
+import { typeTimestamps } from './common/openapi/timestamps';
+import { addMediaExamples } from './common/openapi/examples';
+import { webhooksSection } from './modules/webhooks/http/webhook-document';
 
 const LIMITS_DESCRIPTION =
   'Limits: each route reads a body up to its own limit (stated on the operation; 413 above it). Before anything else ' +
