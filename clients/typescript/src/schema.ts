@@ -16,7 +16,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["ApiKeysManagementController_create"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -34,7 +34,7 @@ export interface paths {
          * List API keys (never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs
          * @description Takes no parameters; needs the admin scope (403 without it).
          */
-        get: operations["ApiKeysManagementController_list"];
+        get: operations["listApiKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -56,7 +56,7 @@ export interface paths {
          * Revoke an API key (other instances stop accepting it within the cache TTL, 5 s)
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
          */
-        post: operations["ApiKeysManagementController_revoke"];
+        post: operations["revokeApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -74,7 +74,7 @@ export interface paths {
          * Availability of internal components and external platforms (503 when any fails)
          * @description data maps each component (database, job queues, platforms) to its own {success, message, data}; 503 carries the same map.
          */
-        get: operations["HealthController_check"];
+        get: operations["checkHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -94,7 +94,7 @@ export interface paths {
          * Liveness probe (no key)
          * @description Answers while the process serves HTTP; does not touch the database.
          */
-        get: operations["HealthController_live"];
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
          * Readiness probe (no key): 503 while the database is unreachable
          * @description Answers 200 when a query on the database succeeds; no key is needed or checked.
          */
-        get: operations["HealthController_ready"];
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -134,7 +134,7 @@ export interface paths {
          * Prometheus metrics of this instance (scope admin): HTTP by route, DB pool, job queues, process
          * @description Text exposition format, not the envelope; 403 without the admin scope.
          */
-        get: operations["MetricsController_scrape"];
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
          * Read one user (data: User)
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record, or, for a client key, when the user is not assigned to the client's orders (by agentUserIds or through agentGroupIds).
          */
-        get: operations["UsersV2Controller_detail"];
+        get: operations["getUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -174,7 +174,7 @@ export interface paths {
          * List users by id ascending (data: {list: User[], next, total})
          * @description A client key lists (and total counts) only the users assigned to the client's orders. Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.
          */
-        get: operations["UsersV2Controller_list"];
+        get: operations["listUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -198,7 +198,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["UsersManagementController_create"];
+        post: operations["createUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -220,7 +220,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["UsersManagementController_update"];
+        post: operations["updateUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -242,7 +242,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["AgentGroupsManagementController_create"];
+        post: operations["createAgentGroup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -264,7 +264,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["AgentGroupsManagementController_update"];
+        post: operations["updateAgentGroup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -282,7 +282,7 @@ export interface paths {
          * List agent groups by id ascending (data: {list, next, total}; total honours agentId)
          * @description A client key lists (and total counts) only the groups in its client's orders' agentGroupIds. Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.
          */
-        get: operations["AgentGroupsV2Controller_list"];
+        get: operations["listAgentGroups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -302,7 +302,7 @@ export interface paths {
          * Read one agent group (detail form: dates dd.mm.yyyy hh:mm, createdBy/updatedBy)
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record, or, for a client key, when the group is not in its client's orders' agentGroupIds.
          */
-        get: operations["AgentGroupsV2Controller_detail"];
+        get: operations["getAgentGroup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -326,7 +326,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["SipEndpointsManagementController_create"];
+        post: operations["createSipEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -348,7 +348,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["SipEndpointsManagementController_update"];
+        post: operations["updateSipEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -366,7 +366,7 @@ export interface paths {
          * List virtual numbers by id ascending (data: {list, next, total})
          * @description Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.
          */
-        get: operations["SipEndpointsManagementController_list"];
+        get: operations["listSipEndpoints"];
         put?: never;
         post?: never;
         delete?: never;
@@ -386,7 +386,7 @@ export interface paths {
          * Read one virtual number
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
          */
-        get: operations["SipEndpointsManagementController_detail"];
+        get: operations["getSipEndpoint"];
         put?: never;
         post?: never;
         delete?: never;
@@ -410,7 +410,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["CallScenariosManagementController_create"];
+        post: operations["createCallScenario"];
         delete?: never;
         options?: never;
         head?: never;
@@ -432,7 +432,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["CallScenariosManagementController_update"];
+        post: operations["updateCallScenario"];
         delete?: never;
         options?: never;
         head?: never;
@@ -450,7 +450,7 @@ export interface paths {
          * List call scenarios by id ascending (data: {list, next, total})
          * @description Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.
          */
-        get: operations["CallScenariosManagementController_list"];
+        get: operations["listCallScenarios"];
         put?: never;
         post?: never;
         delete?: never;
@@ -470,7 +470,7 @@ export interface paths {
          * Read one call scenario
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
          */
-        get: operations["CallScenariosManagementController_detail"];
+        get: operations["getCallScenario"];
         put?: never;
         post?: never;
         delete?: never;
@@ -494,7 +494,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["CallAttemptGroupsV2Controller_update"];
+        post: operations["updateCallAttemptGroup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -516,7 +516,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["CallAttemptGroupsManagementController_create"];
+        post: operations["createCallAttemptGroup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -534,7 +534,7 @@ export interface paths {
          * List call attempt groups by id ascending (data: {list, next, total})
          * @description Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.
          */
-        get: operations["CallAttemptGroupsManagementController_list"];
+        get: operations["listCallAttemptGroups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -554,7 +554,7 @@ export interface paths {
          * Read one call attempt group
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
          */
-        get: operations["CallAttemptGroupsManagementController_detail"];
+        get: operations["getCallAttemptGroup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -574,7 +574,7 @@ export interface paths {
          * All custom fields (no pagination; data is the array), ordered by sort then id
          * @description Refuses an essence other than leads or orders (400).
          */
-        get: operations["CustomFieldsV2Controller_list[0]"];
+        get: operations["listCustomFields"];
         put?: never;
         post?: never;
         delete?: never;
@@ -594,7 +594,7 @@ export interface paths {
          * All custom fields (no pagination; data is the array), ordered by sort then id
          * @description Refuses an essence other than leads or orders (400).
          */
-        get: operations["CustomFieldsV2Controller_list[1]"];
+        get: operations["listCustomFieldsPlural"];
         put?: never;
         post?: never;
         delete?: never;
@@ -618,7 +618,7 @@ export interface paths {
          *
          *     Body limit: 512 KiB (413 above it).
          */
-        post: operations["CustomFieldsManagementController_create"];
+        post: operations["createCustomField"];
         delete?: never;
         options?: never;
         head?: never;
@@ -640,7 +640,7 @@ export interface paths {
          *
          *     Body limit: 512 KiB (413 above it).
          */
-        post: operations["CustomFieldsManagementController_update"];
+        post: operations["updateCustomField"];
         delete?: never;
         options?: never;
         head?: never;
@@ -658,7 +658,7 @@ export interface paths {
          * One custom field
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
          */
-        get: operations["CustomFieldsManagementController_detail"];
+        get: operations["getCustomField"];
         put?: never;
         post?: never;
         delete?: never;
@@ -682,7 +682,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["ClientsManagementController_create"];
+        post: operations["createClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -704,7 +704,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["ClientsManagementController_update"];
+        post: operations["updateClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -722,7 +722,7 @@ export interface paths {
          * One client
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such client.
          */
-        get: operations["ClientsManagementController_detail"];
+        get: operations["getClient"];
         put?: never;
         post?: never;
         delete?: never;
@@ -742,7 +742,7 @@ export interface paths {
          * Clients by id ascending (data: {list, next, total})
          * @description Refuses with 400 an offset below 0 or a limit outside 1..100.
          */
-        get: operations["ClientsManagementController_list"];
+        get: operations["listClients"];
         put?: never;
         post?: never;
         delete?: never;
@@ -766,7 +766,7 @@ export interface paths {
          *
          *     Body limit: 256 KiB (413 above it).
          */
-        post: operations["OrdersV2Controller_create"];
+        post: operations["createOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -788,7 +788,7 @@ export interface paths {
          *
          *     Body limit: 256 KiB (413 above it).
          */
-        post: operations["OrdersV2Controller_update"];
+        post: operations["updateOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -806,7 +806,7 @@ export interface paths {
          * One order
          * @description Refuses an id that is not a positive integer (400); 404 when no order has it, or it is another client's and the key a client key.
          */
-        get: operations["OrdersV2Controller_detail"];
+        get: operations["getOrder"];
         put?: never;
         post?: never;
         delete?: never;
@@ -826,7 +826,7 @@ export interface paths {
          * Orders by id ascending: {list, next, total}
          * @description Refuses with 400 an offset below 0 or a limit outside 1..100. A client key lists only its client's orders (total included).
          */
-        get: operations["OrdersV2Controller_list"];
+        get: operations["listOrders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -850,7 +850,7 @@ export interface paths {
          *
          *     Body limit: 256 KiB (413 above it).
          */
-        post: operations["LeadsV2Controller_create"];
+        post: operations["createLead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -872,7 +872,7 @@ export interface paths {
          *
          *     Body limit: 1 MiB (413 above it).
          */
-        post: operations["LeadsV2Controller_createBatch"];
+        post: operations["createLeadBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -894,7 +894,7 @@ export interface paths {
          *
          *     Body limit: 256 KiB (413 above it).
          */
-        post: operations["LeadsV2Controller_upsert"];
+        post: operations["upsertLead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -916,7 +916,7 @@ export interface paths {
          *
          *     Body limit: 256 KiB (413 above it).
          */
-        post: operations["LeadsV2Controller_createAsync"];
+        post: operations["createLeadAsync"];
         delete?: never;
         options?: never;
         head?: never;
@@ -934,7 +934,7 @@ export interface paths {
          * State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)
          * @description Refuses a jobId that is not a UUID (400); 404 for a job this service does not know. A client key reaches the jobs its client's keys made and those in its client's orders; any other is a 404 as well.
          */
-        get: operations["LeadsV2Controller_asyncJob"];
+        get: operations["getLeadAsyncJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -958,7 +958,7 @@ export interface paths {
          *
          *     Body limit: 256 KiB (413 above it).
          */
-        post: operations["LeadsV2Controller_update"];
+        post: operations["updateLead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -976,7 +976,7 @@ export interface paths {
          * Why a lead is or is not callable now (extension): reasons, local time, next callable moment
          * @description Reads the lead's zone, its order's schedule, holidays, autodialing and qualified limit. Refuses an id that is not a positive integer (400); 404 when no lead has it, or (client key) it is not in its client's orders.
          */
-        get: operations["LeadsV2Controller_callable"];
+        get: operations["getLeadCallable"];
         put?: never;
         post?: never;
         delete?: never;
@@ -996,7 +996,7 @@ export interface paths {
          * One lead (v2 shape, without previousLeadId/nextLeadId)
          * @description Refuses an id that is not a positive integer (400); 404 when no lead has it, or (client key) it is not in its client's orders.
          */
-        get: operations["LeadsV2Controller_detail"];
+        get: operations["getLead"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1016,7 +1016,7 @@ export interface paths {
          * Leads ordered by id, with previousLeadId/nextLeadId; total is exact
          * @description Filters: orderIds, statusIds, createdAt[0]/createdAt[1], and the lookup keys phone (normalised as on create), externalIdCrmA..D (exact). Refuses with 400 an offset below 0, a limit outside 1..100, non-integer ids, an unparsable date or a phone that is not one. A client key sees only its client's orders: other orderIds add nothing, and total counts only what it sees.
          */
-        get: operations["LeadsV2Controller_list"];
+        get: operations["listLeads"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1040,7 +1040,7 @@ export interface paths {
          *
          *     Body limit: 256 KiB (413 above it).
          */
-        post: operations["LeadsV1Controller_create"];
+        post: operations["createLeadV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1062,7 +1062,7 @@ export interface paths {
          *
          *     Body limit: 256 KiB (413 above it).
          */
-        post: operations["LeadsV1Controller_update"];
+        post: operations["updateLeadV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1080,7 +1080,7 @@ export interface paths {
          * One lead in the v1 UF_ shape (UF_CALL_DATE_TIME in Unix seconds)
          * @description Refuses an id that is not a positive integer (400); 404 when no lead has it, or (client key) it is not in its client's orders.
          */
-        get: operations["LeadsV1Controller_detail"];
+        get: operations["getLeadV1"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1100,7 +1100,7 @@ export interface paths {
          * Lead statuses: id (the statusId), code, title, category (in-progress, qualified, rejected, closed), isDefault
          * @description Takes no parameters; only the key is checked (401, 403).
          */
-        get: operations["StatusCataloguesV2Controller_leadStatuses"];
+        get: operations["listLeadStatuses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1120,7 +1120,7 @@ export interface paths {
          * One lead status
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
          */
-        get: operations["StatusCataloguesV2Controller_leadStatus"];
+        get: operations["getLeadStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1144,7 +1144,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["StatusCataloguesV2Controller_createLeadStatus"];
+        post: operations["createLeadStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1166,7 +1166,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["StatusCataloguesV2Controller_updateLeadStatus"];
+        post: operations["updateLeadStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1184,7 +1184,7 @@ export interface paths {
          * List calls of leads or orders (leadIds or orderIds required)
          * @description With a client key: only calls of its client's orders (leadIds or orderIds of other orders add nothing; total counts only those). Refuses with 400 a request without leadIds and orderIds, non-integer ids, an unparsable createdAt, an offset below 0 or a limit outside 1..100.
          */
-        get: operations["CallsV2Controller_list"];
+        get: operations["listCalls"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1204,7 +1204,7 @@ export interface paths {
          * One call
          * @description Refuses an id that is not a positive integer (400); 404 when no call has it, or (client key) when it is not of its client's orders.
          */
-        get: operations["CallsV2Controller_detail"];
+        get: operations["getCall"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1228,7 +1228,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["CallsV2Controller_record"];
+        post: operations["createCall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1246,7 +1246,7 @@ export interface paths {
          * Call statuses: id, code, title, category (answered, not-answered, failed), isCallback, isOptOut
          * @description Takes no parameters; only the key is checked (401, 403).
          */
-        get: operations["StatusCataloguesV2Controller_callStatuses"];
+        get: operations["listCallStatuses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1266,7 +1266,7 @@ export interface paths {
          * One call status
          * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
          */
-        get: operations["StatusCataloguesV2Controller_callStatus"];
+        get: operations["getCallStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1290,7 +1290,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["StatusCataloguesV2Controller_createCallStatus"];
+        post: operations["createCallStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1312,7 +1312,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["StatusCataloguesV2Controller_updateCallStatus"];
+        post: operations["updateCallStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1330,7 +1330,7 @@ export interface paths {
          * Live figures of an order (extension): leads per category, due calls, attempts and qualified leads today
          * @description Read from counters and indexed ranges, so it costs the same for 10 or a million leads. Today is the order's day in its defaultTimeZone (else defaultUtcOffset). Refuses an id that is not a positive integer (400); 404 when no order has it, or it is another client's and the key a client key.
          */
-        get: operations["OrderStatsV2Controller_stats"];
+        get: operations["getOrderStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1354,7 +1354,7 @@ export interface paths {
          *
          *     Body limit: 32 KiB (413 above it).
          */
-        post: operations["NotificationsV1Controller_group"];
+        post: operations["createGroupNotification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1376,7 +1376,7 @@ export interface paths {
          *
          *     Body limit: 32 KiB (413 above it).
          */
-        post: operations["NotificationsV1Controller_private"];
+        post: operations["createPrivateNotification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1398,7 +1398,7 @@ export interface paths {
          *
          *     Body limit: 32 KiB (413 above it).
          */
-        post: operations["NotificationsV1Controller_public"];
+        post: operations["createPublicNotification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1416,7 +1416,7 @@ export interface paths {
          * A user's notifications with the delivery state of each channel (scope admin)
          * @description Refuses with 400 an offset below 0, a limit outside 1..100 or a malformed filter.
          */
-        get: operations["NotificationsV1Controller_list"];
+        get: operations["listNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1440,7 +1440,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["WebhooksV2Controller_create"];
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1462,7 +1462,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["WebhooksV2Controller_update"];
+        post: operations["updateWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1480,7 +1480,7 @@ export interface paths {
          * Deliveries by id ascending: {list, next, total}
          * @description Filters: webhookId, status (pending, delivered, failed); a client key sees only its client's webhooks' deliveries. Refuses with 400 a bad filter, an offset below 0 or a limit outside 1..100.
          */
-        get: operations["WebhooksV2Controller_deliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1502,7 +1502,7 @@ export interface paths {
          * Send a delivery again, as soon as a worker is free (its attempts keep counting)
          * @description Refuses an id that is not a positive integer (400); 404 when no delivery has it (for a client key: no delivery of its client's webhooks). A disabled webhook's delivery waits until the webhook is on again.
          */
-        post: operations["WebhooksV2Controller_redeliver"];
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1520,7 +1520,7 @@ export interface paths {
          * One webhook (never its secret)
          * @description Refuses an id that is not a positive integer (400); 404 when no webhook has it (for a client key: none of its client's has it).
          */
-        get: operations["WebhooksV2Controller_detail"];
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1540,7 +1540,7 @@ export interface paths {
          * Webhooks by id ascending: {list, next, total} (never their secrets)
          * @description A client key lists only its client's webhooks. Refuses with 400 an offset below 0 or a limit outside 1..100.
          */
-        get: operations["WebhooksV2Controller_list"];
+        get: operations["listWebhooks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1562,7 +1562,7 @@ export interface paths {
          * A new signing secret; data is {secret}. The previous secret also signs for 24 h (two v1 signatures per delivery)
          * @description Refuses an id that is not a positive integer (400); 404 when no webhook has it (for a client key: none of its client's has it).
          */
-        post: operations["WebhooksV2Controller_rotateSecret"];
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1582,7 +1582,7 @@ export interface paths {
          * Queue a webhook.test event (data {webhookId}) for this webhook only
          * @description Refuses an id that is not a positive integer (400); 404 when no webhook has it (for a client key: none of its client's has it); 409 when the webhook is not active.
          */
-        post: operations["WebhooksV2Controller_test"];
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1602,7 +1602,7 @@ export interface paths {
          * Delete a webhook and its deliveries
          * @description Refuses an id that is not a positive integer (400); 404 when no webhook has it (for a client key: none of its client's has it).
          */
-        post: operations["WebhooksV2Controller_delete"];
+        post: operations["deleteWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1620,7 +1620,7 @@ export interface paths {
          * The event feed: events after a position, in commit order; data is {list, next}
          * @description Follow it by passing each page's `next` as `after` (an empty list returns the same `after`). It never skips: an event appears only once nothing before it can still commit, so every committed change is seen exactly once, in commit order. With a client key: only events of its client's orders (an orderIds filter naming other orders adds nothing) and the webhook.test events of its client's webhooks; positions and `next` work the same. Refuses with 400 an `after` below 0, a limit outside 1..1000, an unknown type or a bad order id; 410 when `after` is older than the retained events (EVENT_RETENTION_DAYS).
          */
-        get: operations["EventsV2Controller_list"];
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1644,7 +1644,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["DncV2Controller_add"];
+        post: operations["addDncEntries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1666,7 +1666,7 @@ export interface paths {
          *
          *     Body limit: 64 KiB (413 above it).
          */
-        post: operations["DncV2Controller_remove"];
+        post: operations["removeDncEntries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1684,7 +1684,7 @@ export interface paths {
          * Do-not-call entries by id ascending (data: {list, next, total})
          * @description Filters: phone (any format a lead accepts), orderId, clientId, scope (global, client, order). A client key sees its client's list and its orders' lists only. Refuses with 400 a bad filter, an offset below 0 or a limit outside 1..100.
          */
-        get: operations["DncV2Controller_list"];
+        get: operations["listDncEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1694,17 +1694,855 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "lead.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A lead was created (v2 sync, async, batch, upsert or v1)
+         * @description POST to the webhook's url for each lead.created event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onLeadCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fields of a lead changed
+         * @description POST to the webhook's url for each lead.updated event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onLeadUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.create_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An accepted create-async job failed
+         * @description POST to the webhook's url for each lead.create_failed event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onLeadCreateFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A call was recorded
+         * @description POST to the webhook's url for each call.created event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onCallCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was created
+         * @description POST to the webhook's url for each order.created event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onOrderCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order changed
+         * @description POST to the webhook's url for each order.updated event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onOrderUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The test event POST /v2/webhook/test/{webhookId} queues
+         * @description POST to the webhook's url for each webhook.test event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
-        FieldErrorView: {
+        /**
+         * @description always []
+         * @example []
+         * @constant
+         */
+        EmptyArray: never[];
+        /** @description Every success response: {success: true, message: "", data} */
+        Envelope: {
+            /**
+             * @example true
+             * @constant
+             */
+            success: true;
+            /**
+             * @description '' on success
+             * @example
+             */
+            message: string;
+        };
+        /** @description data of a 400 that names fields */
+        FieldErrors: {
+            errors: components["schemas"]["FieldError"][];
+        };
+        /** @description Every failure: {success: false, message, data} */
+        ErrorEnvelope: {
+            /**
+             * @example false
+             * @constant
+             */
+            success: false;
+            /**
+             * @description what went wrong, for a human
+             * @example Lead not found
+             */
+            message: string;
+            data: components["schemas"]["FieldErrors"] | components["schemas"]["EmptyArray"];
+        };
+        CreatedIdViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CreatedIdView"];
+        };
+        EmptyEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["EmptyArray"];
+        };
+        ClientViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ClientView"];
+        };
+        ClientViewList: {
+            list: components["schemas"]["ClientView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        ClientViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ClientViewList"];
+        };
+        CreatedApiKeyViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CreatedApiKeyView"];
+        };
+        ApiKeyViewArrayEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ApiKeyView"][];
+        };
+        UserViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["UserView"];
+        };
+        UserViewList: {
+            list: components["schemas"]["UserView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        UserViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["UserViewList"];
+        };
+        AgentGroupListItemViewList: {
+            list: components["schemas"]["AgentGroupListItemView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        AgentGroupListItemViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["AgentGroupListItemViewList"];
+        };
+        AgentGroupDetailViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["AgentGroupDetailView"];
+        };
+        SipEndpointViewList: {
+            list: components["schemas"]["SipEndpointView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        SipEndpointViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["SipEndpointViewList"];
+        };
+        SipEndpointViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["SipEndpointView"];
+        };
+        CallScenarioViewList: {
+            list: components["schemas"]["CallScenarioView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        CallScenarioViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallScenarioViewList"];
+        };
+        CallScenarioViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallScenarioView"];
+        };
+        CallAttemptGroupViewList: {
+            list: components["schemas"]["CallAttemptGroupView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        CallAttemptGroupViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallAttemptGroupViewList"];
+        };
+        CallAttemptGroupViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallAttemptGroupView"];
+        };
+        CustomFieldViewArrayEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CustomFieldView"][];
+        };
+        CustomFieldViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CustomFieldView"];
+        };
+        LeadCreatedData: {
+            lead: components["schemas"]["LeadV2View"];
+            /**
+             * Format: uuid
+             * @description the create-async job
+             * @example 0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70
+             */
+            jobId?: string;
+        };
+        LeadCreatedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lead.created";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["LeadCreatedData"];
+        };
+        LeadUpdatedData: {
+            lead: components["schemas"]["LeadV2View"];
+            /**
+             * @description the v2 field names whose value changed
+             * @example [
+             *       "statusId"
+             *     ]
+             */
+            changed: string[];
+        };
+        LeadUpdatedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lead.updated";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["LeadUpdatedData"];
+        };
+        LeadCreateFailedData: {
+            /**
+             * Format: uuid
+             * @description the create-async job
+             * @example 0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70
+             */
+            jobId: string;
+            /** @example 1 */
+            orderId: number;
+            errors: components["schemas"]["FieldError"][];
+        };
+        LeadCreateFailedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lead.create_failed";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["LeadCreateFailedData"];
+        };
+        CallCreatedData: {
+            call: components["schemas"]["CallView"];
+        };
+        CallCreatedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call.created";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["CallCreatedData"];
+        };
+        OrderCreatedData: {
+            order: components["schemas"]["OrderView"];
+        };
+        OrderCreatedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.created";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderCreatedData"];
+        };
+        OrderUpdatedData: {
+            order: components["schemas"]["OrderView"];
+            /**
+             * @description the v2 field names whose value changed
+             * @example [
+             *       "statusId"
+             *     ]
+             */
+            changed: string[];
+        };
+        OrderUpdatedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.updated";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderUpdatedData"];
+        };
+        WebhookTestData: {
+            /** @example 1 */
+            webhookId: number;
+        };
+        WebhookTestFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestData"];
+        };
+        EventFeedViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["EventFeedView"];
+        };
+        OrderViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["OrderView"];
+        };
+        OrderListItemViewList: {
+            list: components["schemas"]["OrderListItemView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        OrderListItemViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["OrderListItemViewList"];
+        };
+        LeadStatusViewArrayEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["LeadStatusView"][];
+        };
+        LeadStatusViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["LeadStatusView"];
+        };
+        LeadV1ViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["LeadV1View"];
+        };
+        BatchResultViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["BatchResultView"];
+        };
+        UpsertResultViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["UpsertResultView"];
+        };
+        AsyncLeadJobViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["AsyncLeadJobView"];
+        };
+        LeadCallableViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["LeadCallableView"];
+        };
+        LeadV2ViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["LeadV2View"];
+        };
+        LeadV2ListItemViewList: {
+            list: components["schemas"]["LeadV2ListItemView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        LeadV2ListItemViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["LeadV2ListItemViewList"];
+        };
+        DncCountViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["DncCountView"];
+        };
+        DncEntryViewList: {
+            list: components["schemas"]["DncEntryView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        DncEntryViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["DncEntryViewList"];
+        };
+        CallViewList: {
+            list: components["schemas"]["CallView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        CallViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallViewList"];
+        };
+        CallViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallView"];
+        };
+        CallStatusViewArrayEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallStatusView"][];
+        };
+        CallStatusViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallStatusView"];
+        };
+        OrderStatsViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["OrderStatsView"];
+        };
+        UserNotificationViewList: {
+            list: components["schemas"]["UserNotificationView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        UserNotificationViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["UserNotificationViewList"];
+        };
+        WebhookCreatedViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["WebhookCreatedView"];
+        };
+        WebhookDeliveryViewList: {
+            list: components["schemas"]["WebhookDeliveryView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        WebhookDeliveryViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["WebhookDeliveryViewList"];
+        };
+        WebhookViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["WebhookView"];
+        };
+        WebhookViewList: {
+            list: components["schemas"]["WebhookView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        WebhookViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["WebhookViewList"];
+        };
+        WebhookSecretViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["WebhookSecretView"];
+        };
+        LeadCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example lead.created
+             * @constant
+             */
+            type: "lead.created";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["LeadCreatedData"];
+        };
+        LeadUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example lead.updated
+             * @constant
+             */
+            type: "lead.updated";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["LeadUpdatedData"];
+        };
+        LeadCreateFailedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example lead.create_failed
+             * @constant
+             */
+            type: "lead.create_failed";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["LeadCreateFailedData"];
+        };
+        CallCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example call.created
+             * @constant
+             */
+            type: "call.created";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["CallCreatedData"];
+        };
+        OrderCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example order.created
+             * @constant
+             */
+            type: "order.created";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderCreatedData"];
+        };
+        OrderUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example order.updated
+             * @constant
+             */
+            type: "order.updated";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["OrderUpdatedData"];
+        };
+        WebhookTestEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example webhook.test
+             * @constant
+             */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestData"];
+        };
+        FieldError: {
             /** @example phone */
             field: string;
             /** @example phone must be a valid phone number */
             message: string;
-        };
-        FieldErrorsView: {
-            errors: components["schemas"]["FieldErrorView"][];
         };
         CreatedApiKeyView: {
             id: number;
@@ -1738,9 +2576,15 @@ export interface components {
             clientId: number | null;
             /** @description false once revoked (a replaced API_KEY stays true during its grace period) */
             active: boolean;
-            /** @example 2026-03-04T05:06:07.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07.000Z
+             */
             createdAt: string;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             revokedAt: string | null;
         };
         HealthComponentDataView: {
@@ -1785,11 +2629,20 @@ export interface components {
             emailNotificationsEnabled: boolean;
             /** @enum {string|null} */
             emailNotificationsPriority: "urgent" | null;
-            /** @example 2026-03-04 05:06:07 */
+            /**
+             * @description yyyy-mm-dd hh:mm:ss
+             * @example 2026-03-04 05:06:07
+             */
             lastLoginAt: string | null;
-            /** @example 2026-03-04 05:06:07 */
+            /**
+             * @description yyyy-mm-dd hh:mm:ss
+             * @example 2026-03-04 05:06:07
+             */
             lastActivityAt: string | null;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             createdAt: string;
         };
         CreatedIdView: {
@@ -1993,9 +2846,15 @@ export interface components {
             id: number;
             names: components["schemas"]["AgentGroupNamesView"];
             agentIds: number[];
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             createdAt: string;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             updatedAt: string;
         };
         AgentGroupDetailView: {
@@ -2006,9 +2865,15 @@ export interface components {
             createdBy: number;
             /** @description 0 means the system */
             updatedBy: number;
-            /** @example 22.11.2025 09:30 */
+            /**
+             * @description dd.mm.yyyy hh:mm
+             * @example 22.11.2025 09:30
+             */
             createdAt: string;
-            /** @example 22.11.2025 09:30 */
+            /**
+             * @description dd.mm.yyyy hh:mm
+             * @example 22.11.2025 09:30
+             */
             updatedAt: string;
         };
         CreateSipEndpointDto: {
@@ -2042,9 +2907,15 @@ export interface components {
             /** @example Москва, основной */
             title: string;
             isActive: boolean;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             createdAt: string;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             updatedAt: string;
         };
         CreateCallScenarioDto: {
@@ -2069,9 +2940,15 @@ export interface components {
             /** @description '' when none */
             description: string;
             isActive: boolean;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             createdAt: string;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             updatedAt: string;
         };
         UpdateCallAttemptGroupDto: {
@@ -2139,9 +3016,15 @@ export interface components {
             isDefault: boolean;
             resetAttemptsEnabled: boolean;
             repeatLastInterval: boolean;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             createdAt: string;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             updatedAt: string;
         };
         CustomFieldOptionView: {
@@ -2155,13 +3038,17 @@ export interface components {
             id: number;
             /** @example Город */
             title: string;
-            /** @example string */
-            type: string;
+            /**
+             * @example string
+             * @enum {string}
+             */
+            type: "string" | "int" | "float" | "date" | "datetime" | "bool" | "select" | "multiselect";
             /**
              * @description what it belongs to: leads or orders
              * @example leads
+             * @enum {string}
              */
-            essence: string;
+            essence: "leads" | "orders";
             /** @description options of a list field; [] otherwise */
             params: components["schemas"]["CustomFieldOptionView"][];
             sort: number;
@@ -2279,9 +3166,15 @@ export interface components {
             id: number;
             /** @example Dental clinic */
             name: string;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             createdAt: string;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             updatedAt: string;
         };
         TransferNumberDto: {
@@ -2418,7 +3311,7 @@ export interface components {
              *     }
              */
             customValues?: {
-                [key: string]: unknown;
+                [key: string]: string | number | boolean;
             };
             /** @description an agent may create leads */
             agentLeadCreationIsAllowed?: boolean;
@@ -2571,7 +3464,7 @@ export interface components {
              *     }
              */
             customValues?: {
-                [key: string]: unknown;
+                [key: string]: string | number | boolean;
             };
             /** @description an agent may create leads */
             agentLeadCreationIsAllowed?: boolean;
@@ -2612,7 +3505,7 @@ export interface components {
             /** @description language code → name; [] when none */
             names: {
                 [key: string]: string;
-            } | string[];
+            } | components["schemas"]["EmptyArray"];
         };
         OrderView: {
             id: number;
@@ -2665,13 +3558,22 @@ export interface components {
             callHolidayOverrides: string[];
             autoDialingEnabled: boolean;
             predictiveModeEnabled: boolean;
-            /** @example ru */
-            aiDefaultLanguage: string | null;
+            /**
+             * @example ru
+             * @enum {string|null}
+             */
+            aiDefaultLanguage: "ru" | "gb" | null;
             amdDetectionEnabled: boolean;
-            /** @example client_is_connected */
-            callRecordRule: string;
-            /** @example random_without_repetition */
-            sipEndpointUsageScheme: string;
+            /**
+             * @example client_is_connected
+             * @enum {string}
+             */
+            callRecordRule: "client_is_connected" | "agent_is_connected";
+            /**
+             * @example random_without_repetition
+             * @enum {string}
+             */
+            sipEndpointUsageScheme: "random_default" | "random_without_repetition" | "even_loaded" | "even_loaded_daily";
             agentUserIds: number[];
             agentGroupIds: number[];
             showLeadContactsToAgent: boolean;
@@ -2684,18 +3586,29 @@ export interface components {
             /** @description 0 = no scenario */
             callScenarioId: number;
             leadTransformEnabled: boolean;
-            /** @example success */
-            status: string;
+            /**
+             * @example success
+             * @enum {string}
+             */
+            status: "success" | "secondary" | "info";
             speechRecognitionEnabled: boolean;
             ignoreLeadTimezone: boolean;
             sipEndpointIds: number[];
-            /** @description custom field id → value; in lists [] when empty */
+            /**
+             * @description custom field id → value
+             * @example {
+             *       "7": "flat"
+             *     }
+             */
             customValues: {
-                [key: string]: string | number | boolean | string[];
-            } | string[];
+                [key: string]: string | number | boolean;
+            };
             agentLeadCreationIsAllowed: boolean;
-            /** @example during-call */
-            agentLeadEditMode: string;
+            /**
+             * @example during-call
+             * @enum {string}
+             */
+            agentLeadEditMode: "during-call" | "always" | "never";
             autoProcessCall: boolean;
             transferNumbers: components["schemas"]["TransferNumberView"][];
             /** @example 3 */
@@ -2705,9 +3618,139 @@ export interface components {
              * @example Europe/Moscow
              */
             defaultTimeZone: string | null;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             createdAt: string;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            updatedAt: string;
+        };
+        OrderListItemView: {
+            id: number;
+            /** @example novostroyki-moskvy */
+            code: string;
+            /**
+             * @description extension: the client that ordered it; null = the call center's own
+             * @example null
+             */
+            clientId: number | null;
+            serviceTitle: string;
+            title: string;
+            /**
+             * @description seven days from Monday: [from, to] in HH:mm, or [] for no calls that day
+             * @example [
+             *       [
+             *         "09:00",
+             *         "21:00"
+             *       ],
+             *       [
+             *         "09:00",
+             *         "21:00"
+             *       ],
+             *       [
+             *         "09:00",
+             *         "21:00"
+             *       ],
+             *       [
+             *         "09:00",
+             *         "21:00"
+             *       ],
+             *       [
+             *         "09:00",
+             *         "21:00"
+             *       ],
+             *       [
+             *         "10:00",
+             *         "18:00"
+             *       ],
+             *       []
+             *     ]
+             */
+            callSchedule: string[][];
+            /**
+             * @description dd.mm.yyyy
+             * @example [
+             *       "01.01.2027"
+             *     ]
+             */
+            callHolidayOverrides: string[];
+            autoDialingEnabled: boolean;
+            predictiveModeEnabled: boolean;
+            /**
+             * @example ru
+             * @enum {string|null}
+             */
+            aiDefaultLanguage: "ru" | "gb" | null;
+            amdDetectionEnabled: boolean;
+            /**
+             * @example client_is_connected
+             * @enum {string}
+             */
+            callRecordRule: "client_is_connected" | "agent_is_connected";
+            /**
+             * @example random_without_repetition
+             * @enum {string}
+             */
+            sipEndpointUsageScheme: "random_default" | "random_without_repetition" | "even_loaded" | "even_loaded_daily";
+            agentUserIds: number[];
+            agentGroupIds: number[];
+            showLeadContactsToAgent: boolean;
+            callAttemptGroupId: number | null;
+            qualifiedLeadsPerDayLimit: number | null;
+            /** @description leads without consent are not dialled */
+            consentRequired: boolean;
+            /** @description calls per lead per local day; null = no cap */
+            maxAttemptsPerDay: number | null;
+            /** @description 0 = no scenario */
+            callScenarioId: number;
+            leadTransformEnabled: boolean;
+            /**
+             * @example success
+             * @enum {string}
+             */
+            status: "success" | "secondary" | "info";
+            speechRecognitionEnabled: boolean;
+            ignoreLeadTimezone: boolean;
+            sipEndpointIds: number[];
+            /**
+             * @description custom field id → value; [] when empty
+             * @example {
+             *       "7": "flat"
+             *     }
+             */
+            customValues: {
+                [key: string]: string | number | boolean;
+            } & ({
+                [key: string]: string | number | boolean;
+            } | components["schemas"]["EmptyArray"]);
+            agentLeadCreationIsAllowed: boolean;
+            /**
+             * @example during-call
+             * @enum {string}
+             */
+            agentLeadEditMode: "during-call" | "always" | "never";
+            autoProcessCall: boolean;
+            transferNumbers: components["schemas"]["TransferNumberView"][];
+            /** @example 3 */
+            defaultUtcOffset: number;
+            /**
+             * @description extension: IANA time zone of the order's day and of leads without a zone of their own; null = defaultUtcOffset
+             * @example Europe/Moscow
+             */
+            defaultTimeZone: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             updatedAt: string;
         };
         ConsentDto: {
@@ -2804,7 +3847,9 @@ export interface components {
              *       "1": "Москва"
              *     }
              */
-            customValues?: Record<string, never>;
+            customValues?: {
+                [key: string]: string | number | boolean;
+            };
             /**
              * @description Messenger username
              * @example anna_petrova
@@ -2864,7 +3909,7 @@ export interface components {
              */
             id?: number;
             /** @description why the item was refused (failure only) */
-            errors?: components["schemas"]["FieldErrorView"][];
+            errors?: components["schemas"]["FieldError"][];
         };
         BatchResultView: {
             /** @description one per item, in the order of leads */
@@ -2951,7 +3996,9 @@ export interface components {
              *       "1": "Москва"
              *     }
              */
-            customValues?: Record<string, never>;
+            customValues?: {
+                [key: string]: string | number | boolean;
+            };
             /**
              * @description Messenger username
              * @example anna_petrova
@@ -3011,10 +4058,16 @@ export interface components {
             /** @description the new lead once done */
             leadId: number | null;
             /** @description why it failed; [] otherwise */
-            errors: components["schemas"]["FieldErrorView"][];
-            /** @example 2026-03-04T05:06:07+00:00 */
+            errors: components["schemas"]["FieldError"][];
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             createdAt: string;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             finishedAt: string | null;
         };
         UpdateLeadV2Dto: {
@@ -3084,7 +4137,9 @@ export interface components {
              *       "1": "Москва"
              *     }
              */
-            customValues?: Record<string, never>;
+            customValues?: {
+                [key: string]: string | number | boolean;
+            };
             /**
              * @description Messenger username
              * @example anna_petrova
@@ -3127,6 +4182,7 @@ export interface components {
              */
             at: string;
             /**
+             * Format: date-time
              * @description now in the lead's zone, with its offset
              * @example 2026-03-10T12:00:00+05:30
              */
@@ -3144,13 +4200,17 @@ export interface components {
             /** @description every reason that applies: no_schedule (all seven days off), day_off (today has no window), holiday (today, in the lead zone, is a holiday of the order), outside_hours, not_yet_due (inside hours, the planned call is later), dialing_stopped (no call planned), order_autodialing_disabled, qualified_limit_reached, no_consent (the order requires consent, the lead has none), daily_attempt_cap (the calls of its local day reached maxAttemptsPerDay: it waits for its next local day), dnc (a do-not-call entry covers the number: no call is planned) */
             reasons: ("no_schedule" | "day_off" | "holiday" | "outside_hours" | "not_yet_due" | "dialing_stopped" | "order_autodialing_disabled" | "qualified_limit_reached" | "no_consent" | "daily_attempt_cap" | "dnc")[];
             /**
+             * Format: date-time
              * @description the next moment the lead may be called; '' when none
              * @example 2026-03-10T08:00:00+00:00
              */
             nextCallableAt: string;
         };
         ConsentView: {
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             givenAt: string;
             /** @enum {string} */
             source: "web_form" | "phone_call" | "sms" | "email" | "paper" | "other";
@@ -3174,12 +4234,18 @@ export interface components {
             externalIdCrmC: string;
             externalIdCrmD: string;
             statusId: number;
-            /** @example straight */
-            leadType: string;
+            /**
+             * @example straight
+             * @enum {string}
+             */
+            leadType: "straight" | "selection";
             /** @example API */
             createMethod: string;
-            /** @example non-organic */
-            source: string;
+            /**
+             * @example non-organic
+             * @enum {string}
+             */
+            source: "organic" | "non-organic" | "search-a.ads" | "social-a.ads" | "social-b.ads" | "video-a.ads" | "search-b.direct" | "social-c.ads" | "messenger-a.ads";
             isSecondary: boolean;
             /**
              * @description '' when no call is planned
@@ -3197,9 +4263,15 @@ export interface components {
              * @example Asia/Kolkata
              */
             timeZone: string | null;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             createdAt: string;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             updatedAt: string;
             orderId: number;
             orderCode: string;
@@ -3215,7 +4287,7 @@ export interface components {
              *     }
              */
             customValues: {
-                [key: string]: string | number | boolean | string[];
+                [key: string]: string | number | boolean;
             };
             /** @description consent to be called; null: none */
             consent: components["schemas"]["ConsentView"] | null;
@@ -3236,12 +4308,18 @@ export interface components {
             externalIdCrmC: string;
             externalIdCrmD: string;
             statusId: number;
-            /** @example straight */
-            leadType: string;
+            /**
+             * @example straight
+             * @enum {string}
+             */
+            leadType: "straight" | "selection";
             /** @example API */
             createMethod: string;
-            /** @example non-organic */
-            source: string;
+            /**
+             * @example non-organic
+             * @enum {string}
+             */
+            source: "organic" | "non-organic" | "search-a.ads" | "social-a.ads" | "social-b.ads" | "video-a.ads" | "search-b.direct" | "social-c.ads" | "messenger-a.ads";
             isSecondary: boolean;
             /**
              * @description '' when no call is planned
@@ -3259,9 +4337,15 @@ export interface components {
              * @example Asia/Kolkata
              */
             timeZone: string | null;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             createdAt: string;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             updatedAt: string;
             orderId: number;
             orderCode: string;
@@ -3277,7 +4361,7 @@ export interface components {
              *     }
              */
             customValues: {
-                [key: string]: string | number | boolean | string[];
+                [key: string]: string | number | boolean;
             };
             /** @description consent to be called; null: none */
             consent: components["schemas"]["ConsentView"] | null;
@@ -3487,10 +4571,16 @@ export interface components {
         CallView: {
             id: number;
             sipEndpointId: number;
-            /** @example client */
-            finishInitiator: string | null;
-            /** @example outgoing */
-            direction: string;
+            /**
+             * @example client
+             * @enum {string|null}
+             */
+            finishInitiator: "agent" | "client" | "system" | null;
+            /**
+             * @example outgoing
+             * @enum {string}
+             */
+            direction: "incoming" | "outgoing";
             leadId: number;
             /** @description 0 when no agent processed the call */
             userId: number;
@@ -3503,7 +4593,10 @@ export interface components {
             /** @example +79991234567 */
             clientPhone: string;
             hasRecords: boolean;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             createdAt: string;
         };
         RecordCallDto: {
@@ -3700,7 +4793,10 @@ export interface components {
             attempts: number;
             /** @description reason of the last failed attempt, or why it was skipped */
             lastError: string | null;
-            /** @description ISO 8601; when it was sent (inbox: stored) */
+            /**
+             * Format: date-time
+             * @description ISO 8601; when it was sent (inbox: stored)
+             */
             sentAt: string | null;
         };
         UserNotificationView: {
@@ -3721,7 +4817,10 @@ export interface components {
              * @enum {string|null}
              */
             group: "client" | "call-center" | "call-center-senior" | "arbitration" | "moderator" | "admin" | null;
-            /** @description ISO 8601 */
+            /**
+             * Format: date-time
+             * @description ISO 8601
+             */
             createdAt: string;
             deliveries: components["schemas"]["DeliveryView"][];
         };
@@ -3791,8 +4890,11 @@ export interface components {
              * @example 0b6f1f5e-3f0a-4c8e-9a55-1d2f0c7e9b10
              */
             eventId: string;
-            /** @example lead.created */
-            type: string;
+            /**
+             * @example lead.created
+             * @enum {string}
+             */
+            type: "lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -3801,11 +4903,15 @@ export interface components {
             /** @example null */
             lastError: string | null;
             /**
+             * Format: date-time
              * @description when a pending delivery is tried next
              * @example null
              */
             nextAttemptAt: string | null;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             deliveredAt: string | null;
         };
         WebhookView: {
@@ -3836,16 +4942,26 @@ export interface components {
              * @example null
              */
             disabledReason: string | null;
-            /** @example null */
+            /**
+             * Format: date-time
+             * @example null
+             */
             disabledAt: string | null;
             /**
+             * Format: date-time
              * @description after a rotation: until when the previous secret also signs
              * @example null
              */
             previousSecretExpiresAt: string | null;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             createdAt: string;
-            /** @example 2025-11-22T09:30:00+00:00 */
+            /**
+             * Format: date-time
+             * @example 2025-11-22T09:30:00+00:00
+             */
             updatedAt: string;
         };
         WebhookSecretView: {
@@ -3855,40 +4971,13 @@ export interface components {
              */
             secret: string;
         };
-        EventView: {
-            /** @description place in the feed (commit order); pass the last one seen as `after` */
-            position: number;
-            /**
-             * Format: uuid
-             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
-             */
-            id: string;
-            /** @enum {string} */
-            type: "lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "webhook.test";
-            /**
-             * @description when the change was made
-             * @example 2026-03-04T05:06:07+00:00
-             */
-            timestamp: string;
-            /**
-             * @description by type: lead.created {lead, jobId?} (lead: the Lead v2 detail object; jobId when made by create-async); lead.updated {lead, changed} (changed: the v2 field names whose value changed); lead.create_failed {jobId, orderId, errors}; call.created {call} (the Call object); order.created {order}, order.updated {order, changed} (the Order detail object); webhook.test {webhookId}
-             * @example {
-             *       "lead": {
-             *         "id": 1,
-             *         "statusId": 2
-             *       },
-             *       "changed": [
-             *         "statusId"
-             *       ]
-             *     }
-             */
-            data: {
-                [key: string]: unknown;
-            };
-        };
         EventFeedView: {
-            list: components["schemas"]["EventView"][];
-            /** @description the position to pass as `after` next (the same `after` when the list is empty) */
+            /** @description the events, each with the data of its type */
+            list: (components["schemas"]["LeadCreatedFeedEvent"] | components["schemas"]["LeadUpdatedFeedEvent"] | components["schemas"]["LeadCreateFailedFeedEvent"] | components["schemas"]["CallCreatedFeedEvent"] | components["schemas"]["OrderCreatedFeedEvent"] | components["schemas"]["OrderUpdatedFeedEvent"] | components["schemas"]["WebhookTestFeedEvent"])[];
+            /**
+             * @description the position to pass as `after` next (the same `after` when the list is empty)
+             * @example 1
+             */
             next: number;
         };
         DncAddDto: {
@@ -3944,6 +5033,7 @@ export interface components {
             orderId: number | null;
             clientId: number | null;
             /**
+             * Format: date-time
              * @description null: never expires
              * @example 2030-01-01T00:00:00+00:00
              */
@@ -3956,19 +5046,58 @@ export interface components {
             source: "api" | "call";
             /** @description The call that put it there (source call) */
             callId: number | null;
-            /** @example 2026-03-04T05:06:07+00:00 */
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:06:07+00:00
+             */
             createdAt: string;
         };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The request id: the caller’s own X-Request-Id when sane, else a new one; logged with the request
+         * @example b0f6e1a2-4c1d-4f3e-9a57-0c2d1e3f4a5b
+         */
+        "X-Request-Id": string;
+        /**
+         * @description Requests the key may make per window (sent when the deployment sets RATE_LIMIT_REQUESTS)
+         * @example 600
+         */
+        "X-RateLimit-Limit": number;
+        /**
+         * @description Requests left to the key in this window (with RATE_LIMIT_REQUESTS)
+         * @example 599
+         */
+        "X-RateLimit-Remaining": number;
+        /**
+         * @description Seconds until the window resets (with RATE_LIMIT_REQUESTS)
+         * @example 60
+         */
+        "X-RateLimit-Reset": number;
+        /**
+         * @description Seconds to wait before retrying
+         * @example 1
+         */
+        "Retry-After": number;
+        /**
+         * @description Validator of this response body; send it back as If-None-Match to get a 304 while it is unchanged
+         * @example W/"2a-3f1e0c2b"
+         */
+        ETag: string;
+        /**
+         * @description true when this answer is the stored answer of an earlier request with the same Idempotency-Key
+         * @example true
+         */
+        "Idempotent-Replayed": "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    ApiKeysManagementController_create: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -3977,6 +5106,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "crm-integration",
+                 *       "scopes": [
+                 *         "api"
+                 *       ],
+                 *       "clientId": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApiKeyDto"];
             };
         };
@@ -3984,132 +5122,119 @@ export interface operations {
             /** @description Created: data.key is the key (shown only here) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedApiKeyView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "key": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiKeyViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    ApiKeysManagementController_list: {
+    listApiKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -4121,85 +5246,115 @@ export interface operations {
             /** @description All of them */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["ApiKeyView"][];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": [
+                     *         {
+                     *           "id": 0,
+                     *           "name": "crm-prod",
+                     *           "scopes": [
+                     *             "api"
+                     *           ],
+                     *           "clientId": null,
+                     *           "active": true,
+                     *           "createdAt": "2026-03-04T05:06:07.000Z",
+                     *           "revokedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyViewArrayEnvelope"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    ApiKeysManagementController_revoke: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -4214,117 +5369,103 @@ export interface operations {
             /** @description Revoked; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    HealthController_check: {
+    checkHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -4336,14 +5477,22 @@ export interface operations {
             /** @description Every component works */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Envelope"] & {
                         /** @description component key → its state */
                         data: {
                             [key: string]: components["schemas"]["HealthComponentView"];
@@ -4351,64 +5500,89 @@ export interface operations {
                     };
                 };
             };
-            /** @description No key, or an unknown, revoked or expired X-Api-Key */
-            401: {
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description A component fails: the same map in a failure envelope */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
+                        /**
+                         * @example false
+                         * @constant
+                         */
+                        success: false;
+                        /**
+                         * @description what went wrong, for a human
+                         * @example Lead not found
+                         */
                         message: string;
                         /** @description component key → its state */
                         data: {
@@ -4419,7 +5593,7 @@ export interface operations {
             };
         };
     };
-    HealthController_live: {
+    getLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -4431,22 +5605,43 @@ export interface operations {
             /** @description Alive; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    HealthController_ready: {
+    getReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -4458,38 +5653,54 @@ export interface operations {
             /** @description Ready; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    MetricsController_scrape: {
+    getMetrics: {
         parameters: {
             query?: never;
             header?: never;
@@ -4501,79 +5712,96 @@ export interface operations {
             /** @description Prometheus exposition format 0.0.4 */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/plain": string;
                 };
             };
-            /** @description No key, or an unknown, revoked or expired X-Api-Key */
-            401: {
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "text/plain": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "text/plain": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "text/plain": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    UsersV2Controller_detail: {
+    getUser: {
         parameters: {
             query?: never;
             header?: never;
@@ -4588,116 +5816,139 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["UserView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "name": "string",
+                     *         "lastName": "string",
+                     *         "email": "string",
+                     *         "isActive": true,
+                     *         "accessGroup": "",
+                     *         "webRtcIsEnabled": true,
+                     *         "interfaceLanguageCode": "ru",
+                     *         "languageSkillsCode": [
+                     *           "ru"
+                     *         ],
+                     *         "autoAnswer": -1,
+                     *         "phoneMode": "default",
+                     *         "avatar": "string",
+                     *         "telegramNotificationsEnabled": true,
+                     *         "telegramChatId": "string",
+                     *         "telegramNotificationsPriority": "urgent",
+                     *         "emailNotificationsEnabled": true,
+                     *         "emailNotificationsPriority": "urgent",
+                     *         "lastLoginAt": "2026-03-04 05:06:07",
+                     *         "lastActivityAt": "2026-03-04 05:06:07",
+                     *         "createdAt": "2026-03-04T05:06:07+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    UsersV2Controller_list: {
+    listUsers: {
         parameters: {
             query?: {
                 offset?: number;
@@ -4716,106 +5967,132 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["UserView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "name": "string",
+                     *             "lastName": "string",
+                     *             "email": "string",
+                     *             "isActive": true,
+                     *             "accessGroup": "",
+                     *             "webRtcIsEnabled": true,
+                     *             "interfaceLanguageCode": "ru",
+                     *             "languageSkillsCode": [
+                     *               "ru"
+                     *             ],
+                     *             "autoAnswer": -1,
+                     *             "phoneMode": "default",
+                     *             "avatar": "string",
+                     *             "telegramNotificationsEnabled": true,
+                     *             "telegramChatId": "string",
+                     *             "telegramNotificationsPriority": "urgent",
+                     *             "emailNotificationsEnabled": true,
+                     *             "emailNotificationsPriority": "urgent",
+                     *             "lastLoginAt": "2026-03-04 05:06:07",
+                     *             "lastActivityAt": "2026-03-04 05:06:07",
+                     *             "createdAt": "2026-03-04T05:06:07+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    UsersManagementController_create: {
+    createUser: {
         parameters: {
             query?: never;
             header?: {
@@ -4827,6 +6104,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Анна",
+                 *       "lastName": "Смирнова",
+                 *       "isActive": true,
+                 *       "accessGroup": "",
+                 *       "webRtcIsEnabled": false,
+                 *       "interfaceLanguageCode": "ru",
+                 *       "languageSkillsCode": [],
+                 *       "autoAnswer": 0,
+                 *       "phoneMode": "default",
+                 *       "avatar": "https://cdn.example.com/avatars/anna.png",
+                 *       "telegramNotificationsEnabled": false,
+                 *       "telegramChatId": "401100299",
+                 *       "telegramNotificationsPriority": "urgent",
+                 *       "emailNotificationsEnabled": false,
+                 *       "emailNotificationsPriority": "urgent",
+                 *       "lastLoginAt": "2026-03-04 05:06:07",
+                 *       "lastActivityAt": "2026-03-04 05:06:07",
+                 *       "email": "anna.smirnova@example.com"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateUserDto"];
             };
         };
@@ -4834,132 +6133,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    UsersManagementController_update: {
+    updateUser: {
         parameters: {
             query?: never;
             header?: never;
@@ -4971,6 +6257,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Анна",
+                 *       "lastName": "Смирнова",
+                 *       "isActive": true,
+                 *       "accessGroup": "",
+                 *       "webRtcIsEnabled": false,
+                 *       "interfaceLanguageCode": "ru",
+                 *       "languageSkillsCode": [],
+                 *       "autoAnswer": 0,
+                 *       "phoneMode": "default",
+                 *       "avatar": "https://cdn.example.com/avatars/anna.png",
+                 *       "telegramNotificationsEnabled": false,
+                 *       "telegramChatId": "401100299",
+                 *       "telegramNotificationsPriority": "urgent",
+                 *       "emailNotificationsEnabled": false,
+                 *       "emailNotificationsPriority": "urgent",
+                 *       "lastLoginAt": "2026-03-04 05:06:07",
+                 *       "lastActivityAt": "2026-03-04 05:06:07",
+                 *       "email": "olga.ivanova@callcenter.example"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateUserDto"];
             };
         };
@@ -4978,149 +6286,129 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    AgentGroupsManagementController_create: {
+    createAgentGroup: {
         parameters: {
             query?: never;
             header?: {
@@ -5132,6 +6420,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "names": {
+                 *         "ru": "Продажи",
+                 *         "gb": "Sales"
+                 *       },
+                 *       "agentIds": [
+                 *         3,
+                 *         4,
+                 *         5
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAgentGroupDto"];
             };
         };
@@ -5139,132 +6440,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    AgentGroupsManagementController_update: {
+    updateAgentGroup: {
         parameters: {
             query?: never;
             header?: never;
@@ -5276,6 +6564,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "names": {
+                 *         "ru": "Продажи",
+                 *         "gb": "Sales"
+                 *       },
+                 *       "agentIds": [
+                 *         3,
+                 *         4,
+                 *         5
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateAgentGroupDto"];
             };
         };
@@ -5283,133 +6584,116 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    AgentGroupsV2Controller_list: {
+    listAgentGroups: {
         parameters: {
             query?: {
                 offset?: number;
@@ -5426,106 +6710,120 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["AgentGroupListItemView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "names": {
+                     *               "ru": "Продажи",
+                     *               "gb": "Sales"
+                     *             },
+                     *             "agentIds": [
+                     *               0
+                     *             ],
+                     *             "createdAt": "2025-11-22T09:30:00+00:00",
+                     *             "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentGroupListItemViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    AgentGroupsV2Controller_detail: {
+    getAgentGroup: {
         parameters: {
             query?: never;
             header?: never;
@@ -5540,116 +6838,129 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["AgentGroupDetailView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "names": {
+                     *           "ru": "Продажи",
+                     *           "gb": "Sales"
+                     *         },
+                     *         "agentIds": [
+                     *           0
+                     *         ],
+                     *         "createdBy": 0,
+                     *         "updatedBy": 0,
+                     *         "createdAt": "22.11.2025 09:30",
+                     *         "updatedAt": "22.11.2025 09:30"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentGroupDetailViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    SipEndpointsManagementController_create: {
+    createSipEndpoint: {
         parameters: {
             query?: never;
             header?: {
@@ -5661,6 +6972,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "number": "+74957654321",
+                 *       "title": "Москва, основной",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSipEndpointDto"];
             };
         };
@@ -5668,132 +6986,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    SipEndpointsManagementController_update: {
+    updateSipEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -5805,6 +7110,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "number": "+74951234567",
+                 *       "title": "Москва, основной",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateSipEndpointDto"];
             };
         };
@@ -5812,149 +7124,129 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    SipEndpointsManagementController_list: {
+    listSipEndpoints: {
         parameters: {
             query?: {
                 offset?: number;
@@ -5971,106 +7263,116 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["SipEndpointView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "number": "+74951234567",
+                     *             "title": "Москва, основной",
+                     *             "isActive": true,
+                     *             "createdAt": "2025-11-22T09:30:00+00:00",
+                     *             "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SipEndpointViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    SipEndpointsManagementController_detail: {
+    getSipEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -6085,116 +7387,123 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["SipEndpointView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "number": "+74951234567",
+                     *         "title": "Москва, основной",
+                     *         "isActive": true,
+                     *         "createdAt": "2025-11-22T09:30:00+00:00",
+                     *         "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SipEndpointViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallScenariosManagementController_create: {
+    createCallScenario: {
         parameters: {
             query?: never;
             header?: {
@@ -6206,6 +7515,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Квалификация лида",
+                 *       "description": "",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCallScenarioDto"];
             };
         };
@@ -6213,132 +7529,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallScenariosManagementController_update: {
+    updateCallScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -6350,6 +7653,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Квалификация лида",
+                 *       "description": "string",
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCallScenarioDto"];
             };
         };
@@ -6357,133 +7667,116 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallScenariosManagementController_list: {
+    listCallScenarios: {
         parameters: {
             query?: {
                 offset?: number;
@@ -6500,106 +7793,116 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["CallScenarioView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "title": "Квалификация лида",
+                     *             "description": "string",
+                     *             "isActive": true,
+                     *             "createdAt": "2025-11-22T09:30:00+00:00",
+                     *             "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallScenarioViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallScenariosManagementController_detail: {
+    getCallScenario: {
         parameters: {
             query?: never;
             header?: never;
@@ -6614,116 +7917,123 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CallScenarioView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "title": "Квалификация лида",
+                     *         "description": "string",
+                     *         "isActive": true,
+                     *         "createdAt": "2025-11-22T09:30:00+00:00",
+                     *         "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallScenarioViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallAttemptGroupsV2Controller_update: {
+    updateCallAttemptGroup: {
         parameters: {
             query?: never;
             header?: never;
@@ -6735,6 +8045,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Стандартный дозвон",
+                 *       "intervals": [
+                 *         5,
+                 *         30,
+                 *         120,
+                 *         1440
+                 *       ],
+                 *       "isDefault": true,
+                 *       "resetAttemptsEnabled": true,
+                 *       "repeatLastInterval": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCallAttemptGroupDto"];
             };
         };
@@ -6742,133 +8066,116 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallAttemptGroupsManagementController_create: {
+    createCallAttemptGroup: {
         parameters: {
             query?: never;
             header?: {
@@ -6880,6 +8187,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Стандартный дозвон",
+                 *       "intervals": [
+                 *         5,
+                 *         30,
+                 *         120,
+                 *         1440
+                 *       ],
+                 *       "isDefault": false,
+                 *       "resetAttemptsEnabled": false,
+                 *       "repeatLastInterval": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCallAttemptGroupDto"];
             };
         };
@@ -6887,132 +8208,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallAttemptGroupsManagementController_list: {
+    listCallAttemptGroups: {
         parameters: {
             query?: {
                 offset?: number;
@@ -7027,106 +8335,123 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["CallAttemptGroupView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "title": "Стандартный дозвон",
+                     *             "intervals": [
+                     *               5,
+                     *               30,
+                     *               120,
+                     *               1440
+                     *             ],
+                     *             "isDefault": true,
+                     *             "resetAttemptsEnabled": true,
+                     *             "repeatLastInterval": true,
+                     *             "createdAt": "2025-11-22T09:30:00+00:00",
+                     *             "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallAttemptGroupViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallAttemptGroupsManagementController_detail: {
+    getCallAttemptGroup: {
         parameters: {
             query?: never;
             header?: never;
@@ -7141,116 +8466,130 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CallAttemptGroupView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "title": "Стандартный дозвон",
+                     *         "intervals": [
+                     *           5,
+                     *           30,
+                     *           120,
+                     *           1440
+                     *         ],
+                     *         "isDefault": true,
+                     *         "resetAttemptsEnabled": true,
+                     *         "repeatLastInterval": true,
+                     *         "createdAt": "2025-11-22T09:30:00+00:00",
+                     *         "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallAttemptGroupViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    "CustomFieldsV2Controller_list[0]": {
+    listCustomFields: {
         parameters: {
             query?: {
                 /** @description only fields of this entity */
@@ -7265,100 +8604,118 @@ export interface operations {
             /** @description All of them */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CustomFieldView"][];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": [
+                     *         {
+                     *           "id": 0,
+                     *           "title": "Город",
+                     *           "type": "string",
+                     *           "essence": "leads",
+                     *           "params": [
+                     *             {
+                     *               "code": "flat",
+                     *               "sort": 0,
+                     *               "title": "Квартира"
+                     *             }
+                     *           ],
+                     *           "sort": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomFieldViewArrayEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    "CustomFieldsV2Controller_list[1]": {
+    listCustomFieldsPlural: {
         parameters: {
             query?: {
                 /** @description only fields of this entity */
@@ -7373,100 +8730,118 @@ export interface operations {
             /** @description All of them */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CustomFieldView"][];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": [
+                     *         {
+                     *           "id": 0,
+                     *           "title": "Город",
+                     *           "type": "string",
+                     *           "essence": "leads",
+                     *           "params": [
+                     *             {
+                     *               "code": "flat",
+                     *               "sort": 0,
+                     *               "title": "Квартира"
+                     *             }
+                     *           ],
+                     *           "sort": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomFieldViewArrayEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CustomFieldsManagementController_create: {
+    createCustomField: {
         parameters: {
             query?: never;
             header?: {
@@ -7478,6 +8853,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Тип недвижимости",
+                 *       "type": "select",
+                 *       "essence": "leads",
+                 *       "sort": 100,
+                 *       "params": [
+                 *         {
+                 *           "code": "flat",
+                 *           "title": "Квартира",
+                 *           "sort": 10
+                 *         },
+                 *         {
+                 *           "code": "house",
+                 *           "title": "Дом",
+                 *           "sort": 20
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCustomFieldDto"];
             };
         };
@@ -7485,132 +8880,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CustomFieldsManagementController_update: {
+    updateCustomField: {
         parameters: {
             query?: never;
             header?: never;
@@ -7622,6 +9004,36 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Интерес",
+                 *       "sort": 70,
+                 *       "type": "select",
+                 *       "essence": "leads",
+                 *       "params": [
+                 *         {
+                 *           "code": "flat",
+                 *           "title": "Квартира",
+                 *           "sort": 10
+                 *         },
+                 *         {
+                 *           "code": "house",
+                 *           "title": "Дом",
+                 *           "sort": 20
+                 *         },
+                 *         {
+                 *           "code": "course",
+                 *           "title": "Курс",
+                 *           "sort": 30
+                 *         },
+                 *         {
+                 *           "code": "consultation",
+                 *           "title": "Консультация",
+                 *           "sort": 40
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCustomFieldDto"];
             };
         };
@@ -7629,133 +9041,116 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CustomFieldsManagementController_detail: {
+    getCustomField: {
         parameters: {
             query?: never;
             header?: never;
@@ -7770,116 +9165,129 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CustomFieldView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "title": "Город",
+                     *         "type": "string",
+                     *         "essence": "leads",
+                     *         "params": [
+                     *           {
+                     *             "code": "flat",
+                     *             "sort": 0,
+                     *             "title": "Квартира"
+                     *           }
+                     *         ],
+                     *         "sort": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomFieldViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    ClientsManagementController_create: {
+    createClient: {
         parameters: {
             query?: never;
             header?: {
@@ -7891,6 +9299,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Furniture store «Uyut»"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateClientDto"];
             };
         };
@@ -7898,132 +9311,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    ClientsManagementController_update: {
+    updateClient: {
         parameters: {
             query?: never;
             header?: never;
@@ -8035,6 +9435,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Dental clinic"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateClientDto"];
             };
         };
@@ -8042,149 +9447,129 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    ClientsManagementController_detail: {
+    getClient: {
         parameters: {
             query?: never;
             header?: never;
@@ -8199,116 +9584,121 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["ClientView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "name": "Dental clinic",
+                     *         "createdAt": "2026-03-04T05:06:07+00:00",
+                     *         "updatedAt": "2026-03-04T05:06:07+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    ClientsManagementController_list: {
+    listClients: {
         parameters: {
             query?: {
                 offset?: number;
@@ -8323,106 +9713,114 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["ClientView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "name": "Dental clinic",
+                     *             "createdAt": "2026-03-04T05:06:07+00:00",
+                     *             "updatedAt": "2026-03-04T05:06:07+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    OrdersV2Controller_create: {
+    createOrder: {
         parameters: {
             query?: never;
             header?: {
@@ -8434,6 +9832,89 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "consentRequired": true,
+                 *       "maxAttemptsPerDay": 3,
+                 *       "clientId": 1,
+                 *       "code": "dental-clinic-moscow",
+                 *       "callSchedule": [
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "10:00",
+                 *           "18:00"
+                 *         ],
+                 *         []
+                 *       ],
+                 *       "callHolidayOverrides": [
+                 *         "01.01.2027",
+                 *         "2027-03-08"
+                 *       ],
+                 *       "autoDialingEnabled": true,
+                 *       "predictiveModeEnabled": true,
+                 *       "aiDefaultLanguage": "ru",
+                 *       "amdDetectionEnabled": true,
+                 *       "callRecordRule": "client_is_connected",
+                 *       "sipEndpointUsageScheme": "random_default",
+                 *       "agentUserIds": [
+                 *         1
+                 *       ],
+                 *       "agentGroupIds": [
+                 *         1
+                 *       ],
+                 *       "showLeadContactsToAgent": true,
+                 *       "callAttemptGroupId": 1,
+                 *       "qualifiedLeadsPerDayLimit": 50,
+                 *       "callScenarioId": 1,
+                 *       "leadTransformEnabled": true,
+                 *       "speechRecognitionEnabled": true,
+                 *       "ignoreLeadTimezone": true,
+                 *       "customValues": {
+                 *         "9": "Ирина Белова",
+                 *         "15": "real_estate"
+                 *       },
+                 *       "agentLeadCreationIsAllowed": true,
+                 *       "agentLeadEditMode": "during-call",
+                 *       "autoProcessCall": true,
+                 *       "transferNumbers": [
+                 *         {
+                 *           "number": "+74951234500",
+                 *           "names": {
+                 *             "ru": "Отдел продаж",
+                 *             "gb": "Sales department"
+                 *           }
+                 *         }
+                 *       ],
+                 *       "defaultUtcOffset": 3,
+                 *       "defaultTimeZone": "Europe/Moscow",
+                 *       "serviceTitle": "Стоматология «Улыбка»: запись на приём",
+                 *       "title": "Запись в стоматологию",
+                 *       "status": "success",
+                 *       "sipEndpointIds": [
+                 *         1,
+                 *         2
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateOrderDto"];
             };
         };
@@ -8441,132 +9922,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    OrdersV2Controller_update: {
+    updateOrder: {
         parameters: {
             query?: never;
             header?: never;
@@ -8578,6 +10046,88 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "consentRequired": true,
+                 *       "maxAttemptsPerDay": 3,
+                 *       "clientId": null,
+                 *       "code": "novostroyki-moskvy",
+                 *       "callSchedule": [
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "09:00",
+                 *           "21:00"
+                 *         ],
+                 *         [
+                 *           "10:00",
+                 *           "18:00"
+                 *         ],
+                 *         []
+                 *       ],
+                 *       "callHolidayOverrides": [
+                 *         "01.01.2027",
+                 *         "2027-03-08"
+                 *       ],
+                 *       "autoDialingEnabled": true,
+                 *       "predictiveModeEnabled": true,
+                 *       "aiDefaultLanguage": "ru",
+                 *       "amdDetectionEnabled": true,
+                 *       "callRecordRule": "client_is_connected",
+                 *       "sipEndpointUsageScheme": "random_default",
+                 *       "agentUserIds": [
+                 *         1
+                 *       ],
+                 *       "agentGroupIds": [
+                 *         1
+                 *       ],
+                 *       "showLeadContactsToAgent": true,
+                 *       "callAttemptGroupId": 1,
+                 *       "qualifiedLeadsPerDayLimit": 50,
+                 *       "callScenarioId": 1,
+                 *       "leadTransformEnabled": true,
+                 *       "speechRecognitionEnabled": true,
+                 *       "ignoreLeadTimezone": true,
+                 *       "customValues": {
+                 *         "9": "Ирина Белова",
+                 *         "15": "real_estate"
+                 *       },
+                 *       "agentLeadCreationIsAllowed": true,
+                 *       "agentLeadEditMode": "during-call",
+                 *       "autoProcessCall": true,
+                 *       "transferNumbers": [
+                 *         {
+                 *           "number": "+74951234500",
+                 *           "names": {
+                 *             "ru": "Отдел продаж",
+                 *             "gb": "Sales department"
+                 *           }
+                 *         }
+                 *       ],
+                 *       "defaultUtcOffset": 3,
+                 *       "defaultTimeZone": "Europe/Moscow",
+                 *       "serviceTitle": "ГК «Северный квартал»: квалификация лидов на новостройки",
+                 *       "title": "Новостройки Москвы",
+                 *       "status": "success",
+                 *       "sipEndpointIds": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateOrderDto"];
             };
         };
@@ -8585,149 +10135,129 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    OrdersV2Controller_detail: {
+    getOrder: {
         parameters: {
             query?: never;
             header?: never;
@@ -8742,116 +10272,196 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["OrderView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "code": "novostroyki-moskvy",
+                     *         "clientId": null,
+                     *         "serviceTitle": "string",
+                     *         "title": "string",
+                     *         "callSchedule": [
+                     *           [
+                     *             "09:00",
+                     *             "21:00"
+                     *           ],
+                     *           [
+                     *             "09:00",
+                     *             "21:00"
+                     *           ],
+                     *           [
+                     *             "09:00",
+                     *             "21:00"
+                     *           ],
+                     *           [
+                     *             "09:00",
+                     *             "21:00"
+                     *           ],
+                     *           [
+                     *             "09:00",
+                     *             "21:00"
+                     *           ],
+                     *           [
+                     *             "10:00",
+                     *             "18:00"
+                     *           ],
+                     *           []
+                     *         ],
+                     *         "callHolidayOverrides": [
+                     *           "01.01.2027"
+                     *         ],
+                     *         "autoDialingEnabled": true,
+                     *         "predictiveModeEnabled": true,
+                     *         "aiDefaultLanguage": "ru",
+                     *         "amdDetectionEnabled": true,
+                     *         "callRecordRule": "client_is_connected",
+                     *         "sipEndpointUsageScheme": "random_without_repetition",
+                     *         "agentUserIds": [
+                     *           0
+                     *         ],
+                     *         "agentGroupIds": [
+                     *           0
+                     *         ],
+                     *         "showLeadContactsToAgent": true,
+                     *         "callAttemptGroupId": 0,
+                     *         "qualifiedLeadsPerDayLimit": 0,
+                     *         "consentRequired": true,
+                     *         "maxAttemptsPerDay": 1,
+                     *         "callScenarioId": 0,
+                     *         "leadTransformEnabled": true,
+                     *         "status": "success",
+                     *         "speechRecognitionEnabled": true,
+                     *         "ignoreLeadTimezone": true,
+                     *         "sipEndpointIds": [
+                     *           0
+                     *         ],
+                     *         "customValues": {
+                     *           "7": "flat"
+                     *         },
+                     *         "agentLeadCreationIsAllowed": true,
+                     *         "agentLeadEditMode": "during-call",
+                     *         "autoProcessCall": true,
+                     *         "transferNumbers": [
+                     *           {
+                     *             "number": "+74951234500",
+                     *             "names": {
+                     *               "ru": "Отдел продаж",
+                     *               "gb": "Sales office"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "defaultUtcOffset": 3,
+                     *         "defaultTimeZone": "Europe/Moscow",
+                     *         "createdAt": "2026-03-04T05:06:07+00:00",
+                     *         "updatedAt": "2026-03-04T05:06:07+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    OrdersV2Controller_list: {
+    listOrders: {
         parameters: {
             query?: {
                 offset?: number;
@@ -8866,106 +10476,189 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["OrderView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "code": "novostroyki-moskvy",
+                     *             "clientId": null,
+                     *             "serviceTitle": "string",
+                     *             "title": "string",
+                     *             "callSchedule": [
+                     *               [
+                     *                 "09:00",
+                     *                 "21:00"
+                     *               ],
+                     *               [
+                     *                 "09:00",
+                     *                 "21:00"
+                     *               ],
+                     *               [
+                     *                 "09:00",
+                     *                 "21:00"
+                     *               ],
+                     *               [
+                     *                 "09:00",
+                     *                 "21:00"
+                     *               ],
+                     *               [
+                     *                 "09:00",
+                     *                 "21:00"
+                     *               ],
+                     *               [
+                     *                 "10:00",
+                     *                 "18:00"
+                     *               ],
+                     *               []
+                     *             ],
+                     *             "callHolidayOverrides": [
+                     *               "01.01.2027"
+                     *             ],
+                     *             "autoDialingEnabled": true,
+                     *             "predictiveModeEnabled": true,
+                     *             "aiDefaultLanguage": "ru",
+                     *             "amdDetectionEnabled": true,
+                     *             "callRecordRule": "client_is_connected",
+                     *             "sipEndpointUsageScheme": "random_without_repetition",
+                     *             "agentUserIds": [
+                     *               0
+                     *             ],
+                     *             "agentGroupIds": [
+                     *               0
+                     *             ],
+                     *             "showLeadContactsToAgent": true,
+                     *             "callAttemptGroupId": 0,
+                     *             "qualifiedLeadsPerDayLimit": 0,
+                     *             "consentRequired": true,
+                     *             "maxAttemptsPerDay": 1,
+                     *             "callScenarioId": 0,
+                     *             "leadTransformEnabled": true,
+                     *             "status": "success",
+                     *             "speechRecognitionEnabled": true,
+                     *             "ignoreLeadTimezone": true,
+                     *             "sipEndpointIds": [
+                     *               0
+                     *             ],
+                     *             "customValues": {
+                     *               "7": "flat"
+                     *             },
+                     *             "agentLeadCreationIsAllowed": true,
+                     *             "agentLeadEditMode": "during-call",
+                     *             "autoProcessCall": true,
+                     *             "transferNumbers": [
+                     *               {
+                     *                 "number": "+74951234500",
+                     *                 "names": {
+                     *                   "ru": "Отдел продаж",
+                     *                   "gb": "Sales office"
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "defaultUtcOffset": 3,
+                     *             "defaultTimeZone": "Europe/Moscow",
+                     *             "createdAt": "2026-03-04T05:06:07+00:00",
+                     *             "updatedAt": "2026-03-04T05:06:07+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderListItemViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_create: {
+    createLead: {
         parameters: {
             query?: never;
             header?: {
@@ -8977,6 +10670,41 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Анна Петрова",
+                 *       "sourceComment": "{\"rooms\":2}",
+                 *       "ip": "203.0.113.7",
+                 *       "externalIdCrmA": "crm-a-10045",
+                 *       "externalIdCrmB": "crm-b-10045",
+                 *       "externalIdCrmC": "crm-c-10045",
+                 *       "externalIdCrmD": "crm-d-10045",
+                 *       "priority": 0,
+                 *       "utcOffset": 3,
+                 *       "timeZone": "Asia/Kolkata",
+                 *       "source": "organic",
+                 *       "adCampaignId": "spring-2026",
+                 *       "customValues": {
+                 *         "1": "Москва"
+                 *       },
+                 *       "messengerUserName": "anna_petrova",
+                 *       "messengerPhone": "+79161234567",
+                 *       "socialAId": "123456789",
+                 *       "socialBLogin": "anna.petrova",
+                 *       "consent": {
+                 *         "givenAt": "2026-03-04T05:06:07+00:00",
+                 *         "source": "web_form",
+                 *         "evidenceUrl": "https://cert.example.com/0a1b2c3d",
+                 *         "token": "a1b2c3d4-e5f6",
+                 *         "text": "I agree to be called about my request."
+                 *       },
+                 *       "leadType": "straight",
+                 *       "phone": "+79161234567",
+                 *       "orderId": 1,
+                 *       "orderCode": "novostroyki-moskvy",
+                 *       "statusId": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateLeadV2Dto"];
             };
         };
@@ -8984,132 +10712,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_createBatch: {
+    createLeadBatch: {
         parameters: {
             query?: never;
             header?: {
@@ -9121,6 +10836,45 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "leads": [
+                 *         {
+                 *           "name": "Анна Петрова",
+                 *           "sourceComment": "{\"rooms\":2}",
+                 *           "ip": "203.0.113.7",
+                 *           "externalIdCrmA": "crm-a-10045",
+                 *           "externalIdCrmB": "crm-b-10045",
+                 *           "externalIdCrmC": "crm-c-10045",
+                 *           "externalIdCrmD": "crm-d-10045",
+                 *           "priority": 0,
+                 *           "utcOffset": 3,
+                 *           "timeZone": "Asia/Kolkata",
+                 *           "source": "organic",
+                 *           "adCampaignId": "spring-2026",
+                 *           "customValues": {
+                 *             "1": "Москва"
+                 *           },
+                 *           "messengerUserName": "anna_petrova",
+                 *           "messengerPhone": "+79161234567",
+                 *           "socialAId": "123456789",
+                 *           "socialBLogin": "anna.petrova",
+                 *           "consent": {
+                 *             "givenAt": "2026-03-04T05:06:07+00:00",
+                 *             "source": "web_form",
+                 *             "evidenceUrl": "https://cert.example.com/0a1b2c3d",
+                 *             "token": "a1b2c3d4-e5f6",
+                 *             "text": "I agree to be called about my request."
+                 *           },
+                 *           "leadType": "straight",
+                 *           "phone": "+79161234567",
+                 *           "orderId": 1,
+                 *           "orderCode": "novostroyki-moskvy",
+                 *           "statusId": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateLeadBatchV2Dto"];
             };
         };
@@ -9128,132 +10882,133 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["BatchResultView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "results": [
+                     *           {
+                     *             "index": 0,
+                     *             "success": true,
+                     *             "id": 101,
+                     *             "errors": [
+                     *               {
+                     *                 "field": "phone",
+                     *                 "message": "phone must be a valid phone number"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created": 2,
+                     *         "failed": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchResultViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_upsert: {
+    upsertLead: {
         parameters: {
             query?: never;
             header?: {
@@ -9265,6 +11020,42 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Анна Петрова",
+                 *       "sourceComment": "{\"rooms\":2}",
+                 *       "ip": "203.0.113.7",
+                 *       "externalIdCrmA": "crm-a-10045",
+                 *       "externalIdCrmB": "crm-b-10045",
+                 *       "externalIdCrmC": "crm-c-10045",
+                 *       "externalIdCrmD": "crm-d-10045",
+                 *       "priority": 0,
+                 *       "utcOffset": 3,
+                 *       "timeZone": "Asia/Kolkata",
+                 *       "source": "organic",
+                 *       "adCampaignId": "spring-2026",
+                 *       "customValues": {
+                 *         "1": "Москва"
+                 *       },
+                 *       "messengerUserName": "anna_petrova",
+                 *       "messengerPhone": "+79161234567",
+                 *       "socialAId": "123456789",
+                 *       "socialBLogin": "anna.petrova",
+                 *       "consent": {
+                 *         "givenAt": "2026-03-04T05:06:07+00:00",
+                 *         "source": "web_form",
+                 *         "evidenceUrl": "https://cert.example.com/0a1b2c3d",
+                 *         "token": "a1b2c3d4-e5f6",
+                 *         "text": "I agree to be called about my request."
+                 *       },
+                 *       "leadType": "straight",
+                 *       "phone": "+79161234567",
+                 *       "orderId": 1,
+                 *       "orderCode": "novostroyki-moskvy",
+                 *       "statusId": 1,
+                 *       "matchBy": "externalIdCrmA"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpsertLeadV2Dto"];
             };
         };
@@ -9272,132 +11063,120 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["UpsertResultView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 101,
+                     *         "created": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UpsertResultViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_createAsync: {
+    createLeadAsync: {
         parameters: {
             query?: never;
             header?: {
@@ -9409,6 +11188,41 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Анна Петрова",
+                 *       "sourceComment": "{\"rooms\":2}",
+                 *       "ip": "203.0.113.7",
+                 *       "externalIdCrmA": "crm-a-10045",
+                 *       "externalIdCrmB": "crm-b-10045",
+                 *       "externalIdCrmC": "crm-c-10045",
+                 *       "externalIdCrmD": "crm-d-10045",
+                 *       "priority": 0,
+                 *       "utcOffset": 3,
+                 *       "timeZone": "Asia/Kolkata",
+                 *       "source": "organic",
+                 *       "adCampaignId": "spring-2026",
+                 *       "customValues": {
+                 *         "1": "Москва"
+                 *       },
+                 *       "messengerUserName": "anna_petrova",
+                 *       "messengerPhone": "+79161234567",
+                 *       "socialAId": "123456789",
+                 *       "socialBLogin": "anna.petrova",
+                 *       "consent": {
+                 *         "givenAt": "2026-03-04T05:06:07+00:00",
+                 *         "source": "web_form",
+                 *         "evidenceUrl": "https://cert.example.com/0a1b2c3d",
+                 *         "token": "a1b2c3d4-e5f6",
+                 *         "text": "I agree to be called about my request."
+                 *       },
+                 *       "leadType": "straight",
+                 *       "phone": "+79161234567",
+                 *       "orderId": 1,
+                 *       "orderCode": "novostroyki-moskvy",
+                 *       "statusId": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateLeadV2Dto"];
             };
         };
@@ -9416,135 +11230,119 @@ export interface operations {
             /** @description Queued; data is [] and X-Job-Id names the job */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description Job id (uuid) for GET /v2/lead/create-async/{jobId}/ */
                     "X-Job-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_asyncJob: {
+    getLeadAsyncJob: {
         parameters: {
             query?: never;
             header?: never;
@@ -9559,116 +11357,128 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["AsyncLeadJobView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "jobId": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "status": "queued",
+                     *         "leadId": 0,
+                     *         "errors": [
+                     *           {
+                     *             "field": "phone",
+                     *             "message": "phone must be a valid phone number"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-03-04T05:06:07+00:00",
+                     *         "finishedAt": "2026-03-04T05:06:07+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AsyncLeadJobViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_update: {
+    updateLead: {
         parameters: {
             query?: never;
             header?: never;
@@ -9680,6 +11490,38 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Анна Петрова",
+                 *       "sourceComment": "{\"rooms\":2}",
+                 *       "ip": "203.0.113.7",
+                 *       "externalIdCrmA": "crm-a-10045",
+                 *       "externalIdCrmB": "crm-b-10045",
+                 *       "externalIdCrmC": "crm-c-10045",
+                 *       "externalIdCrmD": "crm-d-10045",
+                 *       "priority": 0,
+                 *       "utcOffset": 3,
+                 *       "timeZone": "Asia/Kolkata",
+                 *       "source": "organic",
+                 *       "adCampaignId": "spring-2026",
+                 *       "customValues": {
+                 *         "1": "Москва"
+                 *       },
+                 *       "messengerUserName": "anna_petrova",
+                 *       "messengerPhone": "+79161234567",
+                 *       "socialAId": "123456789",
+                 *       "socialBLogin": "anna.petrova",
+                 *       "consent": {
+                 *         "givenAt": "2026-03-04T05:06:07+00:00",
+                 *         "source": "web_form",
+                 *         "evidenceUrl": "https://cert.example.com/0a1b2c3d",
+                 *         "token": "a1b2c3d4-e5f6",
+                 *         "text": "I agree to be called about my request."
+                 *       },
+                 *       "phone": "+79161234567",
+                 *       "statusId": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateLeadV2Dto"];
             };
         };
@@ -9687,149 +11529,129 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_callable: {
+    getLeadCallable: {
         parameters: {
             query?: never;
             header?: never;
@@ -9844,116 +11666,126 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["LeadCallableView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "callableNow": true,
+                     *         "at": "2026-03-10T06:30:00+00:00",
+                     *         "localTime": "2026-03-10T12:00:00+05:30",
+                     *         "timeZone": "Asia/Kolkata",
+                     *         "utcOffset": 5,
+                     *         "reasons": [
+                     *           "no_schedule"
+                     *         ],
+                     *         "nextCallableAt": "2026-03-10T08:00:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadCallableViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_detail: {
+    getLead: {
         parameters: {
             query?: never;
             header?: never;
@@ -9968,116 +11800,154 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["LeadV2View"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "name": "string",
+                     *         "phone": "+79991234567",
+                     *         "sourceComment": "string",
+                     *         "ip": "string",
+                     *         "externalIdCrmA": "string",
+                     *         "externalIdCrmB": "string",
+                     *         "externalIdCrmC": "string",
+                     *         "externalIdCrmD": "string",
+                     *         "statusId": 0,
+                     *         "leadType": "straight",
+                     *         "createMethod": "API",
+                     *         "source": "non-organic",
+                     *         "isSecondary": true,
+                     *         "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *         "priority": 0,
+                     *         "utcOffset": 3,
+                     *         "timeZone": "Asia/Kolkata",
+                     *         "createdAt": "2026-03-04T05:06:07+00:00",
+                     *         "updatedAt": "2026-03-04T05:06:07+00:00",
+                     *         "orderId": 0,
+                     *         "orderCode": "string",
+                     *         "socialAId": "string",
+                     *         "socialBLogin": "string",
+                     *         "messengerUserName": "string",
+                     *         "messengerPhone": "string",
+                     *         "adCampaignId": "string",
+                     *         "customValues": {
+                     *           "7": "flat"
+                     *         },
+                     *         "consent": {
+                     *           "givenAt": "2026-03-04T05:06:07+00:00",
+                     *           "source": "web_form",
+                     *           "evidenceUrl": "string",
+                     *           "token": "string",
+                     *           "text": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadV2ViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV2Controller_list: {
+    listLeads: {
         parameters: {
             query?: {
                 offset?: number;
@@ -10096,10 +11966,10 @@ export interface operations {
                 statusIds?: number[];
                 /** @description orderIds[]=1&orderIds[]=2, orderIds=1&orderIds=2 or orderIds=1,2 */
                 orderIds?: number[];
-                /** @description Created at or before (ISO 8601, inclusive; a date alone means through its end) */
-                "createdAt[1]"?: unknown;
                 /** @description Created at or after (ISO 8601, inclusive) */
-                "createdAt[0]"?: unknown;
+                "createdAt[0]"?: string;
+                /** @description Created at or before (ISO 8601, inclusive; a date alone means through its end) */
+                "createdAt[1]"?: string;
             };
             header?: never;
             path?: never;
@@ -10110,106 +11980,149 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["LeadV2ListItemView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "name": "string",
+                     *             "phone": "+79991234567",
+                     *             "sourceComment": "string",
+                     *             "ip": "string",
+                     *             "externalIdCrmA": "string",
+                     *             "externalIdCrmB": "string",
+                     *             "externalIdCrmC": "string",
+                     *             "externalIdCrmD": "string",
+                     *             "statusId": 0,
+                     *             "leadType": "straight",
+                     *             "createMethod": "API",
+                     *             "source": "non-organic",
+                     *             "isSecondary": true,
+                     *             "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *             "priority": 0,
+                     *             "utcOffset": 3,
+                     *             "timeZone": "Asia/Kolkata",
+                     *             "createdAt": "2026-03-04T05:06:07+00:00",
+                     *             "updatedAt": "2026-03-04T05:06:07+00:00",
+                     *             "orderId": 0,
+                     *             "orderCode": "string",
+                     *             "socialAId": "string",
+                     *             "socialBLogin": "string",
+                     *             "messengerUserName": "string",
+                     *             "messengerPhone": "string",
+                     *             "adCampaignId": "string",
+                     *             "customValues": {
+                     *               "7": "flat"
+                     *             },
+                     *             "consent": {
+                     *               "givenAt": "2026-03-04T05:06:07+00:00",
+                     *               "source": "web_form",
+                     *               "evidenceUrl": "string",
+                     *               "token": "string",
+                     *               "text": "string"
+                     *             },
+                     *             "previousLeadId": 0,
+                     *             "nextLeadId": 0
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadV2ListItemViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV1Controller_create: {
+    createLeadV1: {
         parameters: {
             query?: never;
             header?: {
@@ -10221,6 +12134,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_name": "Анна Петрова",
+                 *       "quiz_log": "{\"rooms\":2}",
+                 *       "campaign_id": "spring-2026",
+                 *       "external_id": "crm-10045",
+                 *       "priority": 0,
+                 *       "utc_offset": 3,
+                 *       "socialAId": "123456789",
+                 *       "socialBLogin": "anna.petrova",
+                 *       "lead_type": "straight",
+                 *       "client_phone": "79161234567",
+                 *       "order_id": 1,
+                 *       "order_code": "novostroyki-moskvy",
+                 *       "messengerId": 123456789
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateLeadV1Dto"];
             };
         };
@@ -10228,132 +12158,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV1Controller_update: {
+    updateLeadV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -10365,6 +12282,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_name": "Анна Петрова",
+                 *       "quiz_log": "{\"rooms\":2}",
+                 *       "campaign_id": "spring-2026",
+                 *       "external_id": "crm-10045",
+                 *       "priority": 0,
+                 *       "utc_offset": 3,
+                 *       "socialAId": "123456789",
+                 *       "socialBLogin": "anna.petrova",
+                 *       "client_phone": "79161234567",
+                 *       "status": 1,
+                 *       "call_timestamp": 1893456000,
+                 *       "messengerUserName": "anna_petrova",
+                 *       "messengerPhone": "+79161234567"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateLeadV1Dto"];
             };
         };
@@ -10372,149 +12306,129 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    LeadsV1Controller_detail: {
+    getLeadV1: {
         parameters: {
             query?: never;
             header?: never;
@@ -10529,116 +12443,148 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["LeadV1View"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "ID": 0,
+                     *         "UF_NAME": "string",
+                     *         "UF_PHONE": "string",
+                     *         "UF_QUIZ_LOG": "string",
+                     *         "UF_USER_IP": "string",
+                     *         "UF_CAMPAIGN_ID": "string",
+                     *         "UF_ADDITIONAL_PARAMS": "string",
+                     *         "UF_EXTERNAL_ID": "string",
+                     *         "UF_STATUS": "1",
+                     *         "UF_LEAD_TYPE": "string",
+                     *         "UF_CREATE_METHOD": "string",
+                     *         "UF_CITY": "string",
+                     *         "UF_FAIL_ORDERS": [
+                     *           "string"
+                     *         ],
+                     *         "UF_OBJECTS": "string",
+                     *         "UF_IS_SECONDARY": true,
+                     *         "UF_PREVIOUS_LEAD": 0,
+                     *         "UF_NEXT_LEAD": 0,
+                     *         "UF_CALL_DATE_TIME": 0,
+                     *         "UF_CALL_PRIORITY": 0,
+                     *         "UF_CLIENT_UTC_OFFSET": 0,
+                     *         "UF_PREPARE_IS_FINISHED": 1,
+                     *         "UF_DATE_CREATE": "2026-03-04T05:06:07+00:00",
+                     *         "UF_DATE_UPDATE": "2026-03-04T05:06:07+00:00",
+                     *         "UF_ORDER": 0,
+                     *         "UF_SELECTION_TYPE": "string",
+                     *         "socialAId": "string",
+                     *         "socialBLogin": "string",
+                     *         "messengerUserName": "string",
+                     *         "messengerPhone": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadV1ViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    StatusCataloguesV2Controller_leadStatuses: {
+    listLeadStatuses: {
         parameters: {
             query?: never;
             header?: never;
@@ -10650,85 +12596,111 @@ export interface operations {
             /** @description All of them */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["LeadStatusView"][];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": [
+                     *         {
+                     *           "id": 0,
+                     *           "code": "new",
+                     *           "title": "New",
+                     *           "category": "in-progress",
+                     *           "isDefault": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadStatusViewArrayEnvelope"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    StatusCataloguesV2Controller_leadStatus: {
+    getLeadStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -10743,116 +12715,122 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["LeadStatusView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "code": "new",
+                     *         "title": "New",
+                     *         "category": "in-progress",
+                     *         "isDefault": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadStatusViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    StatusCataloguesV2Controller_createLeadStatus: {
+    createLeadStatus: {
         parameters: {
             query?: never;
             header?: {
@@ -10864,6 +12842,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "meeting-booked",
+                 *       "title": "Meeting booked",
+                 *       "category": "in-progress",
+                 *       "isDefault": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateLeadStatusDto"];
             };
         };
@@ -10871,132 +12857,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    StatusCataloguesV2Controller_updateLeadStatus: {
+    updateLeadStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -11008,6 +12981,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "string",
+                 *       "title": "string",
+                 *       "category": "in-progress",
+                 *       "isDefault": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateLeadStatusDto"];
             };
         };
@@ -11015,149 +12996,129 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallsV2Controller_list: {
+    listCalls: {
         parameters: {
             query?: {
                 offset?: number;
@@ -11169,10 +13130,10 @@ export interface operations {
                 /** @description Agents who processed the calls; 0 = no agent (the calls shown with userId 0), e.g. userIds=0,3; at most 100 */
                 userIds?: number[];
                 statusIds?: number[];
-                /** @description Created at or before (ISO 8601, inclusive; a date alone means through its end) */
-                "createdAt[1]"?: unknown;
                 /** @description Created at or after (ISO 8601, inclusive) */
-                "createdAt[0]"?: unknown;
+                "createdAt[0]"?: string;
+                /** @description Created at or before (ISO 8601, inclusive; a date alone means through its end) */
+                "createdAt[1]"?: string;
             };
             header?: never;
             path?: never;
@@ -11183,106 +13144,125 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["CallView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "sipEndpointId": 0,
+                     *             "finishInitiator": "client",
+                     *             "direction": "outgoing",
+                     *             "leadId": 0,
+                     *             "userId": 0,
+                     *             "orderId": 0,
+                     *             "statusId": 0,
+                     *             "totalDurationSeconds": 0,
+                     *             "waitTimeDurationSeconds": 0,
+                     *             "talkTimeDurationSeconds": 0,
+                     *             "isPredictive": true,
+                     *             "clientPhone": "+79991234567",
+                     *             "hasRecords": true,
+                     *             "createdAt": "2026-03-04T05:06:07+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallsV2Controller_detail: {
+    getCall: {
         parameters: {
             query?: never;
             header?: never;
@@ -11297,116 +13277,132 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CallView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "sipEndpointId": 0,
+                     *         "finishInitiator": "client",
+                     *         "direction": "outgoing",
+                     *         "leadId": 0,
+                     *         "userId": 0,
+                     *         "orderId": 0,
+                     *         "statusId": 0,
+                     *         "totalDurationSeconds": 0,
+                     *         "waitTimeDurationSeconds": 0,
+                     *         "talkTimeDurationSeconds": 0,
+                     *         "isPredictive": true,
+                     *         "clientPhone": "+79991234567",
+                     *         "hasRecords": true,
+                     *         "createdAt": "2026-03-04T05:06:07+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    CallsV2Controller_record: {
+    createCall: {
         parameters: {
             query?: never;
             header?: {
@@ -11418,6 +13414,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "platformCallId": "pbx-2026-11-22-000123",
+                 *       "leadId": 1,
+                 *       "orderId": 1,
+                 *       "userId": 3,
+                 *       "sipEndpointId": 1,
+                 *       "statusId": 2,
+                 *       "finishInitiator": "agent",
+                 *       "direction": "incoming",
+                 *       "totalDurationSeconds": 95,
+                 *       "waitTimeDurationSeconds": 12,
+                 *       "talkTimeDurationSeconds": 80,
+                 *       "isPredictive": false,
+                 *       "clientPhone": "79161234567",
+                 *       "hasRecords": false,
+                 *       "callbackRequested": true,
+                 *       "optOut": true,
+                 *       "startedAt": "2026-11-22T10:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RecordCallDto"];
             };
         };
@@ -11425,132 +13442,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    StatusCataloguesV2Controller_callStatuses: {
+    listCallStatuses: {
         parameters: {
             query?: never;
             header?: never;
@@ -11562,85 +13566,112 @@ export interface operations {
             /** @description All of them */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CallStatusView"][];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": [
+                     *         {
+                     *           "id": 0,
+                     *           "code": "answered",
+                     *           "title": "Answered",
+                     *           "category": "answered",
+                     *           "isCallback": true,
+                     *           "isOptOut": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallStatusViewArrayEnvelope"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    StatusCataloguesV2Controller_callStatus: {
+    getCallStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -11655,116 +13686,123 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CallStatusView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "code": "answered",
+                     *         "title": "Answered",
+                     *         "category": "answered",
+                     *         "isCallback": true,
+                     *         "isOptOut": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallStatusViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    StatusCataloguesV2Controller_createCallStatus: {
+    createCallStatus: {
         parameters: {
             query?: never;
             header?: {
@@ -11776,6 +13814,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "answering-machine",
+                 *       "title": "Answering machine",
+                 *       "category": "answered",
+                 *       "isCallback": true,
+                 *       "isOptOut": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCallStatusDto"];
             };
         };
@@ -11783,132 +13830,119 @@ export interface operations {
             /** @description Created: data.id is the new record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["CreatedIdView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    StatusCataloguesV2Controller_updateCallStatus: {
+    updateCallStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -11920,6 +13954,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "string",
+                 *       "title": "string",
+                 *       "category": "answered",
+                 *       "isCallback": true,
+                 *       "isOptOut": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCallStatusDto"];
             };
         };
@@ -11927,149 +13970,129 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    OrderStatsV2Controller_stats: {
+    getOrderStats: {
         parameters: {
             query?: never;
             header?: never;
@@ -12084,116 +14107,133 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["OrderStatsView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "orderId": 0,
+                     *         "asOf": "2026-03-04T05:06:07+00:00",
+                     *         "leads": {
+                     *           "total": 0,
+                     *           "byCategory": {
+                     *             "in-progress": 0,
+                     *             "qualified": 0,
+                     *             "rejected": 0,
+                     *             "closed": 0
+                     *           }
+                     *         },
+                     *         "callableNow": 0,
+                     *         "dueWithinHour": 0,
+                     *         "attemptsToday": 0,
+                     *         "qualifiedToday": 0,
+                     *         "qualifiedLeadsPerDayLimit": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderStatsViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    NotificationsV1Controller_group: {
+    createGroupNotification: {
         parameters: {
             query?: never;
             header?: {
@@ -12205,6 +14245,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "default",
+                 *       "level": "warning",
+                 *       "title": "Смена начинается через 15 минут",
+                 *       "text": "Please log in to the softphone before 09:00.",
+                 *       "group": "call-center"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GroupNotificationDto"];
             };
         };
@@ -12212,117 +14261,117 @@ export interface operations {
             /** @description Done; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    NotificationsV1Controller_private: {
+    createPrivateNotification: {
         parameters: {
             query?: never;
             header?: {
@@ -12334,6 +14383,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "default",
+                 *       "level": "warning",
+                 *       "title": "Смена начинается через 15 минут",
+                 *       "text": "Please log in to the softphone before 09:00.",
+                 *       "user_id": 12
+                 *     }
+                 */
                 "application/json": components["schemas"]["PrivateNotificationDto"];
             };
         };
@@ -12341,133 +14399,130 @@ export interface operations {
             /** @description Done; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    NotificationsV1Controller_public: {
+    createPublicNotification: {
         parameters: {
             query?: never;
             header?: {
@@ -12479,6 +14534,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "default",
+                 *       "level": "warning",
+                 *       "title": "Смена начинается через 15 минут",
+                 *       "text": "Please log in to the softphone before 09:00."
+                 *     }
+                 */
                 "application/json": components["schemas"]["PublicNotificationDto"];
             };
         };
@@ -12486,117 +14549,117 @@ export interface operations {
             /** @description Done; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    NotificationsV1Controller_list: {
+    listNotifications: {
         parameters: {
             query: {
                 offset?: number;
@@ -12613,106 +14676,127 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["UserNotificationView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "type": "default",
+                     *             "level": "default",
+                     *             "title": "string",
+                     *             "text": "string",
+                     *             "scope": "group",
+                     *             "group": "client",
+                     *             "createdAt": "2026-03-04T05:06:07+00:00",
+                     *             "deliveries": [
+                     *               {
+                     *                 "channel": "inbox",
+                     *                 "status": "pending",
+                     *                 "attempts": 0,
+                     *                 "lastError": "string",
+                     *                 "sentAt": "2026-03-04T05:06:07+00:00"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserNotificationViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_create: {
+    createWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -12724,6 +14808,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "CRM sync",
+                 *       "url": "https://crm.example.com/hooks/callcenter",
+                 *       "events": [
+                 *         "lead.created",
+                 *         "lead.updated"
+                 *       ],
+                 *       "orderIds": [
+                 *         1
+                 *       ],
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWebhookDto"];
             };
         };
@@ -12731,132 +14829,120 @@ export interface operations {
             /** @description Created: data.id and data.secret */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["WebhookCreatedView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8ODmxo0qOeg="
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookCreatedViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_update: {
+    updateWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -12868,6 +14954,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "CRM sync",
+                 *       "url": "https://crm.example.com/hooks/callcenter",
+                 *       "events": [
+                 *         "*"
+                 *       ],
+                 *       "orderIds": [],
+                 *       "isActive": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWebhookDto"];
             };
         };
@@ -12875,133 +14972,116 @@ export interface operations {
             /** @description Changed; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_deliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 offset?: number;
@@ -13018,106 +15098,120 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["WebhookDeliveryView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "webhookId": 0,
+                     *             "eventId": "0b6f1f5e-3f0a-4c8e-9a55-1d2f0c7e9b10",
+                     *             "type": "lead.created",
+                     *             "status": "pending",
+                     *             "attempts": 0,
+                     *             "lastStatusCode": 200,
+                     *             "lastError": null,
+                     *             "nextAttemptAt": null,
+                     *             "deliveredAt": "2025-11-22T09:30:00+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_redeliver: {
+    redeliverWebhookDelivery: {
         parameters: {
             query?: never;
             header?: never;
@@ -13132,117 +15226,103 @@ export interface operations {
             /** @description Queued; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_detail: {
+    getWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -13257,116 +15337,131 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["WebhookView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "clientId": null,
+                     *         "url": "https://crm.example.com/hooks/callcenter",
+                     *         "events": [
+                     *           "lead.created"
+                     *         ],
+                     *         "orderIds": [],
+                     *         "description": "CRM sync",
+                     *         "isActive": true,
+                     *         "disabledReason": null,
+                     *         "disabledAt": null,
+                     *         "previousSecretExpiresAt": null,
+                     *         "createdAt": "2025-11-22T09:30:00+00:00",
+                     *         "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_list: {
+    listWebhooks: {
         parameters: {
             query?: {
                 offset?: number;
@@ -13381,106 +15476,124 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["WebhookView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "clientId": null,
+                     *             "url": "https://crm.example.com/hooks/callcenter",
+                     *             "events": [
+                     *               "lead.created"
+                     *             ],
+                     *             "orderIds": [],
+                     *             "description": "CRM sync",
+                     *             "isActive": true,
+                     *             "disabledReason": null,
+                     *             "disabledAt": null,
+                     *             "previousSecretExpiresAt": null,
+                     *             "createdAt": "2025-11-22T09:30:00+00:00",
+                     *             "updatedAt": "2025-11-22T09:30:00+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_rotateSecret: {
+    rotateWebhookSecret: {
         parameters: {
             query?: never;
             header?: never;
@@ -13495,116 +15608,105 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["WebhookSecretView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8ODmxo0qOeg="
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_test: {
+    testWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -13619,133 +15721,116 @@ export interface operations {
             /** @description Queued; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    WebhooksV2Controller_delete: {
+    deleteWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -13760,117 +15845,103 @@ export interface operations {
             /** @description Deleted; data is [] */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No record with this id */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    EventsV2Controller_list: {
+    listEvents: {
         parameters: {
             query?: {
                 /** @description the `next` of the previous page; 0 (default): from the oldest retained event */
@@ -13890,116 +15961,168 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["EventFeedView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "position": 1,
+                     *             "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *             "type": "lead.created",
+                     *             "timestamp": "2026-03-04T05:06:07+00:00",
+                     *             "data": {
+                     *               "lead": {
+                     *                 "id": 0,
+                     *                 "name": "string",
+                     *                 "phone": "+79991234567",
+                     *                 "sourceComment": "string",
+                     *                 "ip": "string",
+                     *                 "externalIdCrmA": "string",
+                     *                 "externalIdCrmB": "string",
+                     *                 "externalIdCrmC": "string",
+                     *                 "externalIdCrmD": "string",
+                     *                 "statusId": 0,
+                     *                 "leadType": "straight",
+                     *                 "createMethod": "API",
+                     *                 "source": "non-organic",
+                     *                 "isSecondary": true,
+                     *                 "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *                 "priority": 0,
+                     *                 "utcOffset": 3,
+                     *                 "timeZone": "Asia/Kolkata",
+                     *                 "createdAt": "2026-03-04T05:06:07+00:00",
+                     *                 "updatedAt": "2026-03-04T05:06:07+00:00",
+                     *                 "orderId": 0,
+                     *                 "orderCode": "string",
+                     *                 "socialAId": "string",
+                     *                 "socialBLogin": "string",
+                     *                 "messengerUserName": "string",
+                     *                 "messengerPhone": "string",
+                     *                 "adCampaignId": "string",
+                     *                 "customValues": {
+                     *                   "7": "flat"
+                     *                 },
+                     *                 "consent": {
+                     *                   "givenAt": "2026-03-04T05:06:07+00:00",
+                     *                   "source": "web_form",
+                     *                   "evidenceUrl": "string",
+                     *                   "token": "string",
+                     *                   "text": "string"
+                     *                 }
+                     *               },
+                     *               "jobId": "0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "next": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventFeedViewEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Gone for good: the message says what expired and what to do instead */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    DncV2Controller_add: {
+    addDncEntries: {
         parameters: {
             query?: never;
             header?: never;
@@ -14008,6 +16131,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phones": [
+                 *         "+79161234567"
+                 *       ],
+                 *       "orderId": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["DncAddDto"];
             };
         };
@@ -14015,116 +16146,105 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["DncCountView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "count": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DncCountViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    DncV2Controller_remove: {
+    removeDncEntries: {
         parameters: {
             query?: never;
             header?: never;
@@ -14133,6 +16253,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phones": [
+                 *         "+79161234567"
+                 *       ],
+                 *       "orderId": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["DncRemoveDto"];
             };
         };
@@ -14140,116 +16268,105 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: components["schemas"]["DncCountView"];
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "count": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DncCountViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Body larger than the route limit */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
     };
-    DncV2Controller_list: {
+    listDncEntries: {
         parameters: {
             query?: {
                 offset?: number;
@@ -14269,102 +16386,767 @@ export interface operations {
             /** @description One page: {list, next, total} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                        /** @description '' on success */
-                        message: string;
-                        data: {
-                            list: components["schemas"]["DncEntryView"][];
-                            /** @description offset + list.length: the offset of the next page */
-                            next: number;
-                            /** @description how many match the filter */
-                            total: number;
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "phone": "+79161234567",
+                     *             "scope": "global",
+                     *             "orderId": 0,
+                     *             "clientId": 0,
+                     *             "expiresAt": "2030-01-01T00:00:00+00:00",
+                     *             "reason": "string",
+                     *             "source": "api",
+                     *             "callId": 0,
+                     *             "createdAt": "2026-03-04T05:06:07+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DncEntryViewListEnvelope"];
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        data: components["schemas"]["FieldErrorsView"] | string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No key, or an unknown, revoked or expired X-Api-Key */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The key lacks the scope this operation needs */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Database unreachable or busy; Retry-After says when to retry */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        success: boolean;
-                        /** @description what went wrong, for a human */
-                        message: string;
-                        /** @description always [] */
-                        data: string[];
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    onLeadCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "lead.created",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "lead": {
+                 *           "id": 0,
+                 *           "name": "string",
+                 *           "phone": "+79991234567",
+                 *           "sourceComment": "string",
+                 *           "ip": "string",
+                 *           "externalIdCrmA": "string",
+                 *           "externalIdCrmB": "string",
+                 *           "externalIdCrmC": "string",
+                 *           "externalIdCrmD": "string",
+                 *           "statusId": 0,
+                 *           "leadType": "straight",
+                 *           "createMethod": "API",
+                 *           "source": "non-organic",
+                 *           "isSecondary": true,
+                 *           "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                 *           "priority": 0,
+                 *           "utcOffset": 3,
+                 *           "timeZone": "Asia/Kolkata",
+                 *           "createdAt": "2026-03-04T05:06:07+00:00",
+                 *           "updatedAt": "2026-03-04T05:06:07+00:00",
+                 *           "orderId": 0,
+                 *           "orderCode": "string",
+                 *           "socialAId": "string",
+                 *           "socialBLogin": "string",
+                 *           "messengerUserName": "string",
+                 *           "messengerPhone": "string",
+                 *           "adCampaignId": "string",
+                 *           "customValues": {
+                 *             "7": "flat"
+                 *           },
+                 *           "consent": {
+                 *             "givenAt": "2026-03-04T05:06:07+00:00",
+                 *             "source": "web_form",
+                 *             "evidenceUrl": "string",
+                 *             "token": "string",
+                 *             "text": "string"
+                 *           }
+                 *         },
+                 *         "jobId": "0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeadCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLeadUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "lead.updated",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "lead": {
+                 *           "id": 0,
+                 *           "name": "string",
+                 *           "phone": "+79991234567",
+                 *           "sourceComment": "string",
+                 *           "ip": "string",
+                 *           "externalIdCrmA": "string",
+                 *           "externalIdCrmB": "string",
+                 *           "externalIdCrmC": "string",
+                 *           "externalIdCrmD": "string",
+                 *           "statusId": 0,
+                 *           "leadType": "straight",
+                 *           "createMethod": "API",
+                 *           "source": "non-organic",
+                 *           "isSecondary": true,
+                 *           "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                 *           "priority": 0,
+                 *           "utcOffset": 3,
+                 *           "timeZone": "Asia/Kolkata",
+                 *           "createdAt": "2026-03-04T05:06:07+00:00",
+                 *           "updatedAt": "2026-03-04T05:06:07+00:00",
+                 *           "orderId": 0,
+                 *           "orderCode": "string",
+                 *           "socialAId": "string",
+                 *           "socialBLogin": "string",
+                 *           "messengerUserName": "string",
+                 *           "messengerPhone": "string",
+                 *           "adCampaignId": "string",
+                 *           "customValues": {
+                 *             "7": "flat"
+                 *           },
+                 *           "consent": {
+                 *             "givenAt": "2026-03-04T05:06:07+00:00",
+                 *             "source": "web_form",
+                 *             "evidenceUrl": "string",
+                 *             "token": "string",
+                 *             "text": "string"
+                 *           }
+                 *         },
+                 *         "changed": [
+                 *           "statusId"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeadUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLeadCreateFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "lead.create_failed",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "jobId": "0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f70",
+                 *         "orderId": 1,
+                 *         "errors": [
+                 *           {
+                 *             "field": "phone",
+                 *             "message": "phone must be a valid phone number"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeadCreateFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCallCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "call.created",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "call": {
+                 *           "id": 0,
+                 *           "sipEndpointId": 0,
+                 *           "finishInitiator": "client",
+                 *           "direction": "outgoing",
+                 *           "leadId": 0,
+                 *           "userId": 0,
+                 *           "orderId": 0,
+                 *           "statusId": 0,
+                 *           "totalDurationSeconds": 0,
+                 *           "waitTimeDurationSeconds": 0,
+                 *           "talkTimeDurationSeconds": 0,
+                 *           "isPredictive": true,
+                 *           "clientPhone": "+79991234567",
+                 *           "hasRecords": true,
+                 *           "createdAt": "2026-03-04T05:06:07+00:00"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CallCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "order.created",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "order": {
+                 *           "id": 0,
+                 *           "code": "novostroyki-moskvy",
+                 *           "clientId": null,
+                 *           "serviceTitle": "string",
+                 *           "title": "string",
+                 *           "callSchedule": [
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "10:00",
+                 *               "18:00"
+                 *             ],
+                 *             []
+                 *           ],
+                 *           "callHolidayOverrides": [
+                 *             "01.01.2027"
+                 *           ],
+                 *           "autoDialingEnabled": true,
+                 *           "predictiveModeEnabled": true,
+                 *           "aiDefaultLanguage": "ru",
+                 *           "amdDetectionEnabled": true,
+                 *           "callRecordRule": "client_is_connected",
+                 *           "sipEndpointUsageScheme": "random_without_repetition",
+                 *           "agentUserIds": [
+                 *             0
+                 *           ],
+                 *           "agentGroupIds": [
+                 *             0
+                 *           ],
+                 *           "showLeadContactsToAgent": true,
+                 *           "callAttemptGroupId": 0,
+                 *           "qualifiedLeadsPerDayLimit": 0,
+                 *           "consentRequired": true,
+                 *           "maxAttemptsPerDay": 1,
+                 *           "callScenarioId": 0,
+                 *           "leadTransformEnabled": true,
+                 *           "status": "success",
+                 *           "speechRecognitionEnabled": true,
+                 *           "ignoreLeadTimezone": true,
+                 *           "sipEndpointIds": [
+                 *             0
+                 *           ],
+                 *           "customValues": {
+                 *             "7": "flat"
+                 *           },
+                 *           "agentLeadCreationIsAllowed": true,
+                 *           "agentLeadEditMode": "during-call",
+                 *           "autoProcessCall": true,
+                 *           "transferNumbers": [
+                 *             {
+                 *               "number": "+74951234500",
+                 *               "names": {
+                 *                 "ru": "Отдел продаж",
+                 *                 "gb": "Sales office"
+                 *               }
+                 *             }
+                 *           ],
+                 *           "defaultUtcOffset": 3,
+                 *           "defaultTimeZone": "Europe/Moscow",
+                 *           "createdAt": "2026-03-04T05:06:07+00:00",
+                 *           "updatedAt": "2026-03-04T05:06:07+00:00"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrderCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "order.updated",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "order": {
+                 *           "id": 0,
+                 *           "code": "novostroyki-moskvy",
+                 *           "clientId": null,
+                 *           "serviceTitle": "string",
+                 *           "title": "string",
+                 *           "callSchedule": [
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "09:00",
+                 *               "21:00"
+                 *             ],
+                 *             [
+                 *               "10:00",
+                 *               "18:00"
+                 *             ],
+                 *             []
+                 *           ],
+                 *           "callHolidayOverrides": [
+                 *             "01.01.2027"
+                 *           ],
+                 *           "autoDialingEnabled": true,
+                 *           "predictiveModeEnabled": true,
+                 *           "aiDefaultLanguage": "ru",
+                 *           "amdDetectionEnabled": true,
+                 *           "callRecordRule": "client_is_connected",
+                 *           "sipEndpointUsageScheme": "random_without_repetition",
+                 *           "agentUserIds": [
+                 *             0
+                 *           ],
+                 *           "agentGroupIds": [
+                 *             0
+                 *           ],
+                 *           "showLeadContactsToAgent": true,
+                 *           "callAttemptGroupId": 0,
+                 *           "qualifiedLeadsPerDayLimit": 0,
+                 *           "consentRequired": true,
+                 *           "maxAttemptsPerDay": 1,
+                 *           "callScenarioId": 0,
+                 *           "leadTransformEnabled": true,
+                 *           "status": "success",
+                 *           "speechRecognitionEnabled": true,
+                 *           "ignoreLeadTimezone": true,
+                 *           "sipEndpointIds": [
+                 *             0
+                 *           ],
+                 *           "customValues": {
+                 *             "7": "flat"
+                 *           },
+                 *           "agentLeadCreationIsAllowed": true,
+                 *           "agentLeadEditMode": "during-call",
+                 *           "autoProcessCall": true,
+                 *           "transferNumbers": [
+                 *             {
+                 *               "number": "+74951234500",
+                 *               "names": {
+                 *                 "ru": "Отдел продаж",
+                 *                 "gb": "Sales office"
+                 *               }
+                 *             }
+                 *           ],
+                 *           "defaultUtcOffset": 3,
+                 *           "defaultTimeZone": "Europe/Moscow",
+                 *           "createdAt": "2026-03-04T05:06:07+00:00",
+                 *           "updatedAt": "2026-03-04T05:06:07+00:00"
+                 *         },
+                 *         "changed": [
+                 *           "statusId"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrderUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "webhook.test",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "webhookId": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
