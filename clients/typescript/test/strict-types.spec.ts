@@ -105,7 +105,7 @@ describe('the document as strict TypeScript (openapi-typescript)', () => {
     expect(counts.response).toBeGreaterThan(80);
     expect(never).toEqual([]);
     expect(loose.response).toEqual({});
-  }, 120_000);
+  }, 240_000);
 
   it('types every parameter and request body without any or unknown', () => {
     expect(counts.request).toBeGreaterThan(80);
