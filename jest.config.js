@@ -15,7 +15,7 @@ module.exports = {
   // two cores busy; Jest's default (cores - 1) runs a 2-core machine in band, one core idle.
   maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
-    { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testRegex: '\\.spec\\.ts$' },
+    { ...common, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/clients'], testRegex: '\\.spec\\.ts$' },
     {
       ...common,
       displayName: 'e2e',

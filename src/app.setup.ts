@@ -2,13 +2,13 @@ import type { DynamicModule, NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, RequestHandler, Response } from 'express';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { EnvelopeExpressAdapter } from './common/envelope-express-adapter';
-import { bodyLimitFor, distinctBodyLimits, formatBytes } from './common/body-limits';
-import { checkInputSafety, deferBodyErrors, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './common/input-checks';
-import { MAX_IDS_PER_FILTER, parseQueryString, QUERY_PARAMETER_LIMIT } from './common/query';
+import { bodyLimitFor, distinctBodyLimits } from './common/body-limits';
+import { checkInputSafety, deferBodyErrors } from './common/input-checks';
+import { parseQueryString } from './common/query';
+import { serveApiDocs } from './api-document';
 import { createValidationPipe } from './common/validation';
 import { type ObservedRequest, RequestObserverMiddleware } from './modules/observability/http/request-observer.middleware';
 
@@ -22,24 +22,6 @@ const pathOf = (req: BodyParserRequest) => (req.url ?? '/').split('?')[0];
 const BODY_LIMIT = Symbol('bodyLimit');
 /** The route's body limit, looked up once per request (each parser asks). */
 const bodyLimitOf = (req: BodyParserRequest & { [BODY_LIMIT]?: number }) => (req[BODY_LIMIT] ??= bodyLimitFor(pathOf(req)));
-
-const LIMITS_DESCRIPTION =
-  'Limits: each route reads a body up to its own limit (stated on the operation; 413 above it). Before anything else ' +
-  `every body and query is refused with 400 naming the field when an array has more than ${MAX_ARRAY_ITEMS} items, an object ` +
-  `more than ${MAX_OBJECT_KEYS} keys, the whole more than ${MAX_VALUES} values or ${MAX_DEPTH} levels of nesting; fields have ` +
-  `their own caps (maxItems, maxLength, maxProperties below). A query string takes at most ${QUERY_PARAMETER_LIMIT} parameters ` +
-  `and ${MAX_IDS_PER_FILTER} ids per id filter (400 past either). Unknown body fields are ignored but count against the caps.`;
-
-/** Each operation with a body states its route's limit, from the same table the body parser uses. */
-function documentBodyLimits(document: OpenAPIObject): void {
-  for (const [path, ops] of Object.entries(document.paths)) {
-    for (const op of [ops.post, ops.put, ops.patch]) {
-      if (!op?.requestBody) continue;
-      const note = `Body limit: ${formatBytes(bodyLimitFor(path))} (413 above it).`;
-      op.description = op.description ? `${op.description}\n\n${note}` : note;
-    }
-  }
-}
 
 /**
  * The application as main.ts, the e2e tests and the benches run it: Nest on Express with the
@@ -93,52 +75,4 @@ function useJsonBodyParsers(app: NestExpressApplication): void {
   for (const limit of distinctBodyLimits()) {
     app.useBodyParser('json', { limit, type: (req: BodyParserRequest) => isJsonRequest(req) && bodyLimitOf(req) === limit });
   }
-}
-
-/** The OpenAPI document at /docs-json and Swagger UI at /docs. */
-function serveApiDocs(app: NestExpressApplication): void {
-  const document = SwaggerModule.createDocument(app, apiDescription());
-  documentBodyLimits(document);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
-}
-
-/** The document's title, description, tags and security scheme; the operations come from the controllers. */
-function apiDescription(): Omit<OpenAPIObject, 'paths'> {
-  return (
-    new DocumentBuilder()
-      .setTitle('Call-center integration API')
-      .setDescription(
-        'Orders, leads, calls, users, agent groups, custom fields, call attempt groups, notifications and health. ' +
-          'Every response is the envelope {success, message, data}. Authenticate with the X-Api-Key header. ' +
-          'When the deployment sets RATE_LIMIT_REQUESTS, each key has a request budget per window: responses carry ' +
-          'X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, and a spent budget answers 429 with Retry-After. ' +
-          LIMITS_DESCRIPTION,
-      )
-      .setVersion('1.0')
-      // Groups in the order an integrator reads them; administration of the platform last.
-      .addTag('orders', 'Dialing campaigns: the order a lead belongs to')
-      .addTag('leads (v2)', 'The people to call: create (sync or async), change, read, list')
-      .addTag('leads (v1)', 'The older lead interface: snake_case in, UF_ fields out')
-      .addTag('calls', 'Calls made for leads; telephony records finished calls')
-      .addTag('events', 'What changed, in commit order: the event feed an integrator follows (incremental sync)')
-      .addTag('users', 'Agents and staff')
-      .addTag('agent groups', 'Groups of agents an order dials with')
-      .addTag('custom fields', 'The fields of customValues on leads and orders')
-      .addTag('call attempt groups', 'Redial intervals')
-      .addTag('notifications (v1)', 'Messages to users (inbox, e-mail, messenger)')
-      .addTag('status catalogues', 'Lead and call statuses (statusId)')
-      .addTag('health', 'Probes, component health and metrics')
-      .addTag('management: clients', 'The businesses orders belong to; a client key reaches only its client')
-      .addTag('management: users')
-      .addTag('management: agent groups')
-      .addTag('management: custom fields')
-      .addTag('management: call attempt groups')
-      .addTag('management: call scenarios')
-      .addTag('management: sip endpoints')
-      .addTag('management: notifications')
-      .addTag('management: api keys')
-      .addApiKey({ type: 'apiKey', name: 'X-Api-Key', in: 'header' }, 'api-key')
-      .addSecurityRequirements('api-key')
-      .build()
-  );
 }

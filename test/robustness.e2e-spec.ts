@@ -2,8 +2,9 @@ import request from 'supertest';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { createTestApp, TestApp } from './support/test-app';
 
+/** A body field's schema; OpenAPI 3.1 gives a nullable field its types as a list (`['string', 'null']`). */
 interface FieldSchema {
-  type?: string;
+  type?: string | string[];
 }
 
 const jsonType = (v: unknown): string =>
@@ -20,12 +21,11 @@ const ALSO_ACCEPTED: Record<string, (v: unknown) => boolean> = {
 };
 
 /** Whether a field refuses `v` by its JSON type alone (null is left out: optional fields take it). */
-const wrongType = (field: string, schema: FieldSchema, v: unknown): boolean =>
-  schema.type !== undefined &&
-  v !== null &&
-  jsonType(v) !== schema.type &&
-  !(schema.type === 'number' && jsonType(v) === 'integer') &&
-  !ALSO_ACCEPTED[field]?.(v);
+const wrongType = (field: string, schema: FieldSchema, v: unknown): boolean => {
+  if (schema.type === undefined || v === null) return false;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return !types.includes(jsonType(v)) && !(types.includes('number') && jsonType(v) === 'integer') && !ALSO_ACCEPTED[field]?.(v);
+};
 
 /** Runs `fn` on every item, `limit` at a time. */
 async function eachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

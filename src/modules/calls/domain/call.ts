@@ -1,4 +1,8 @@
 /** A call as stored and presented (GET /v2/call/, call events). */
+/** Who ended a call, when known. */
+export const FINISH_INITIATORS = ['agent', 'client', 'system'] as const;
+export const CALL_DIRECTIONS = ['incoming', 'outgoing'] as const;
+
 export interface CallRow {
   id: number;
   orderId: number;

@@ -1,13 +1,13 @@
 import { isoDateTime } from '../../../common/dates';
-import type { CallRow } from '../domain/call';
+import { CALL_DIRECTIONS, type CallRow, FINISH_INITIATORS } from '../domain/call';
 import { ApiProperty } from '@nestjs/swagger';
 
 /** The Call object of API.md (response model). */
 export class CallView {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: 'integer' }) sipEndpointId: number;
-  @ApiProperty({ type: String, nullable: true, example: 'client' }) finishInitiator: string | null;
-  @ApiProperty({ example: 'outgoing' }) direction: string;
+  @ApiProperty({ type: String, nullable: true, enum: FINISH_INITIATORS, example: 'client' }) finishInitiator: string | null;
+  @ApiProperty({ enum: CALL_DIRECTIONS, example: 'outgoing' }) direction: string;
   @ApiProperty({ type: 'integer' }) leadId: number;
   @ApiProperty({ type: 'integer', description: '0 when no agent processed the call' }) userId: number;
   @ApiProperty({ type: 'integer' }) orderId: number;

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../../../common/id.pipe';
 import type { ClientAccess } from '../../../common/auth-context';
 import { Access, Isolation } from '../../../common/isolation';
@@ -8,7 +8,7 @@ import { CallsService } from '../calls.service';
 import { CallView, presentCall } from './call.presenter';
 import { ListCallsQuery, RecordCallDto } from './dto/call.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiCreated, ApiCreatedAtQuery, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 
 @ApiTags('calls')
 @ApiKeyErrors()
@@ -24,8 +24,7 @@ export class CallsV2Controller {
       "With a client key: only calls of its client's orders (leadIds or orderIds of other orders add nothing; total counts only those). " +
       'Refuses with 400 a request without leadIds and orderIds, non-integer ids, an unparsable createdAt, an offset below 0 or a limit outside 1..100.',
   })
-  @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)' })
-  @ApiQuery({ name: 'createdAt[1]', required: false, description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)' })
+  @ApiCreatedAtQuery()
   @ApiEnvelopeList(CallView)
   @ApiErrors(400)
   async list(@Query() q: ListCallsQuery, @Access() access: ClientAccess) {

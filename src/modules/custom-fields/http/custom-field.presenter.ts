@@ -1,4 +1,5 @@
 import type { CustomFieldRow } from '../domain/custom-field';
+import { CUSTOM_FIELD_TYPES, ESSENCES } from '../domain/custom-value';
 import { ApiProperty } from '@nestjs/swagger';
 
 /** The Custom field object of API.md. */
@@ -11,8 +12,8 @@ export class CustomFieldOptionView {
 export class CustomFieldView {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ example: 'Город' }) title: string;
-  @ApiProperty({ example: 'string' }) type: string;
-  @ApiProperty({ example: 'leads', description: 'what it belongs to: leads or orders' }) essence: string;
+  @ApiProperty({ enum: CUSTOM_FIELD_TYPES, example: 'string' }) type: string;
+  @ApiProperty({ enum: ESSENCES, example: 'leads', description: 'what it belongs to: leads or orders' }) essence: string;
   @ApiProperty({ type: [CustomFieldOptionView], description: 'options of a list field; [] otherwise' }) params: CustomFieldOptionView[];
   @ApiProperty({ type: 'integer' }) sort: number;
 }

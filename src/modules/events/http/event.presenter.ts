@@ -4,32 +4,13 @@ import { presentCall } from '../../calls/http/call.presenter';
 import { presentLeadV2 } from '../../leads/http/lead.presenter';
 import { presentOrder } from '../../orders/http/order.presenter';
 import type { OrderRecord } from '../../orders/domain/order-record';
-import { EVENT_TYPES, leadChangedFields, PublicEvent, type StoredEvent } from '../domain/event';
+import { leadChangedFields, PublicEvent, type StoredEvent } from '../domain/event';
+import { feedEventSchema } from './event-schemas';
 import { callFromSnapshot, leadFromSnapshot, RowSnapshot } from '../persistence/row-snapshots';
 
-const ISO = '2026-03-04T05:06:07+00:00';
-
-export class EventView {
-  @ApiProperty({ type: 'integer', description: 'place in the feed (commit order); pass the last one seen as `after`' }) position: number;
-  @ApiProperty({ format: 'uuid', description: 'unique and stable: the same in the feed and in every delivery (webhook-id)' }) id: string;
-  @ApiProperty({ enum: EVENT_TYPES }) type: string;
-  @ApiProperty({ example: ISO, description: 'when the change was made' }) timestamp: string;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description:
-      'by type: lead.created {lead, jobId?} (lead: the Lead v2 detail object; jobId when made by create-async); ' +
-      'lead.updated {lead, changed} (changed: the v2 field names whose value changed); ' +
-      'lead.create_failed {jobId, orderId, errors}; call.created {call} (the Call object); ' +
-      'order.created {order}, order.updated {order, changed} (the Order detail object); webhook.test {webhookId}',
-    example: { lead: { id: 1, statusId: 2 }, changed: ['statusId'] },
-  })
-  data: object;
-}
-
 export class EventFeedView {
-  @ApiProperty({ type: [EventView] }) list: EventView[];
-  @ApiProperty({ type: 'integer', description: 'the position to pass as `after` next (the same `after` when the list is empty)' }) next: number;
+  @ApiProperty({ type: 'array', items: feedEventSchema(), description: 'the events, each with the data of its type' }) list: object[];
+  @ApiProperty({ type: 'integer', description: 'the position to pass as `after` next (the same `after` when the list is empty)', example: 1 }) next: number;
 }
 
 /** Revives what JSON turned into text in a stored OrderRecord (dates). */

@@ -5,7 +5,7 @@ import { Access, Isolation } from '../../../common/isolation';
 import { ApiEnvelope, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 import { EventFeed } from '../event-feed.service';
 import { EventFeedQuery } from './dto/event-feed.query';
-import { EventFeedView, EventView, presentFeedItem } from './event.presenter';
+import { EventFeedView, presentFeedItem } from './event.presenter';
 
 @ApiTags('events')
 @ApiKeyErrors()
@@ -25,7 +25,7 @@ export class EventsV2Controller {
       'Refuses with 400 an `after` below 0, a limit outside 1..1000, an unknown type or a bad order id; 410 when `after` is older than the ' +
       'retained events (EVENT_RETENTION_DAYS).',
   })
-  @ApiEnvelope(EventFeedView, { models: [EventView] })
+  @ApiEnvelope(EventFeedView)
   @ApiErrors(400, 410)
   async list(@Query() q: EventFeedQuery, @Access() access: ClientAccess) {
     const page = await this.feed.read(q.after, q.limit, { types: q.types, orderIds: q.orderIds }, access);

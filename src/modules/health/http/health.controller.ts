@@ -52,6 +52,7 @@ export class HealthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness probe (no key)', description: 'Answers while the process serves HTTP; does not touch the database.', security: [] })
   @ApiEnvelope('empty', { description: 'Alive; data is []' })
+  @ApiErrors(400)
   live() {
     return [];
   }
@@ -64,7 +65,7 @@ export class HealthController {
     security: [],
   })
   @ApiEnvelope('empty', { description: 'Ready; data is []' })
-  @ApiErrors(503)
+  @ApiErrors(400, 503)
   async ready(@Res({ passthrough: true }) res: Response) {
     if (!(await this.health.ready())) {
       res.status(503);

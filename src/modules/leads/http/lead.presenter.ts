@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
 import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.decorators';
 import { CONSENT_SOURCES, type Consent } from '../domain/consent';
-import type { Lead } from '../domain/lead';
+import { LEAD_SOURCES, LEAD_TYPES, type Lead } from '../domain/lead';
 import { currentUtcOffset } from '../../orders/domain/time-zone';
 import type { LeadStatus } from '../domain/lead-status';
 import type { AsyncJobView } from '../lead-create-jobs.service';
@@ -30,11 +30,19 @@ export class LeadV2View {
   @ApiProperty() externalIdCrmC: string;
   @ApiProperty() externalIdCrmD: string;
   @ApiProperty({ type: 'integer' }) statusId: number;
-  @ApiProperty({ example: 'straight' }) leadType: string;
+  @ApiProperty({ enum: LEAD_TYPES, example: 'straight' }) leadType: string;
   @ApiProperty({ example: 'API' }) createMethod: string;
-  @ApiProperty({ example: 'non-organic' }) source: string;
+  @ApiProperty({ enum: LEAD_SOURCES, example: 'non-organic' }) source: string;
   @ApiProperty() isSecondary: boolean;
-  @ApiProperty({ example: ISO, description: "'' when no call is planned" }) planningCallDateTime: string;
+  @ApiProperty({
+    anyOf: [
+      { type: 'string', format: 'date-time' },
+      { type: 'string', maxLength: 0 },
+    ],
+    example: ISO,
+    description: "'' when no call is planned",
+  })
+  planningCallDateTime: string;
   @ApiProperty({ type: 'integer' }) priority: number;
   @ApiProperty({
     type: 'integer',

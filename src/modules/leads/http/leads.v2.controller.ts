@@ -20,7 +20,16 @@ import { LeadCallableView, presentLeadCallable } from './lead-callable.presenter
 import { LOOKUP_KEYS } from '../domain/lead-lookup';
 import { AsyncLeadJobView, LeadV2ListItemView, LeadV2View, presentAsyncJob, presentLeadV2, presentLeadV2ListItem } from './lead.presenter';
 import { IdempotencyToken } from '../../../common/idempotency/idempotency-token';
-import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
+import {
+  ApiCreated,
+  ApiCreatedAtQuery,
+  ApiEnvelope,
+  ApiEnvelopeList,
+  ApiErrors,
+  ApiIdParam,
+  ApiKeyErrors,
+  ApiUpdated,
+} from '../../../common/openapi/envelope.decorators';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -188,13 +197,7 @@ export class LeadsV2Controller {
       'Refuses with 400 an offset below 0, a limit outside 1..100, non-integer ids, an unparsable date or a phone that is not one. ' +
       "A client key sees only its client's orders: other orderIds add nothing, and total counts only what it sees.",
   })
-  @ApiQuery({ name: 'createdAt[0]', required: false, description: 'Created at or after (ISO 8601, inclusive)', example: '2026-11-01T00:00:00+03:00' })
-  @ApiQuery({
-    name: 'createdAt[1]',
-    required: false,
-    description: 'Created at or before (ISO 8601, inclusive; a date alone means through its end)',
-    example: '2026-11-30',
-  })
+  @ApiCreatedAtQuery({ from: '2026-11-01T00:00:00+03:00', to: '2026-11-30' })
   @ApiQuery({
     name: 'orderIds',
     required: false,

@@ -3,7 +3,7 @@ import { CUSTOM_VALUES, mapOrEmptyArray as mapOrEmptyArraySchema } from '../../.
 import { isoDateTime } from '../../../common/dates';
 import { normaliseSchedule } from '../domain/call-schedule';
 import { formatHoliday } from '../domain/holidays';
-import { presentLanguageCode } from '../domain/order';
+import { AGENT_LEAD_EDIT_MODES, CALL_RECORD_RULES, LANGUAGE_CODES, ORDER_STATUSES, presentLanguageCode, SIP_ENDPOINT_USAGE_SCHEMES } from '../domain/order';
 import type { OrderRecord } from '../domain/order-record';
 
 /** Empty maps are `[]` where API.md says so (PHP's empty array). */
@@ -35,10 +35,10 @@ export class OrderView {
   @ApiProperty({ type: [String], example: ['01.01.2027'], description: 'dd.mm.yyyy' }) callHolidayOverrides: string[];
   @ApiProperty() autoDialingEnabled: boolean;
   @ApiProperty() predictiveModeEnabled: boolean;
-  @ApiProperty({ type: String, nullable: true, example: 'ru' }) aiDefaultLanguage: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: LANGUAGE_CODES, example: 'ru' }) aiDefaultLanguage: string | null;
   @ApiProperty() amdDetectionEnabled: boolean;
-  @ApiProperty({ example: 'client_is_connected' }) callRecordRule: string;
-  @ApiProperty({ example: 'random_without_repetition' }) sipEndpointUsageScheme: string;
+  @ApiProperty({ enum: CALL_RECORD_RULES, example: 'client_is_connected' }) callRecordRule: string;
+  @ApiProperty({ enum: SIP_ENDPOINT_USAGE_SCHEMES, example: 'random_without_repetition' }) sipEndpointUsageScheme: string;
   @ApiProperty({ type: 'integer', isArray: true }) agentUserIds: number[];
   @ApiProperty({ type: 'integer', isArray: true }) agentGroupIds: number[];
   @ApiProperty() showLeadContactsToAgent: boolean;
@@ -49,14 +49,14 @@ export class OrderView {
   maxAttemptsPerDay: number | null;
   @ApiProperty({ type: 'integer', description: '0 = no scenario' }) callScenarioId: number;
   @ApiProperty() leadTransformEnabled: boolean;
-  @ApiProperty({ example: 'success' }) status: string;
+  @ApiProperty({ enum: ORDER_STATUSES, example: 'success' }) status: string;
   @ApiProperty() speechRecognitionEnabled: boolean;
   @ApiProperty() ignoreLeadTimezone: boolean;
   @ApiProperty({ type: 'integer', isArray: true }) sipEndpointIds: number[];
-  @ApiProperty({ ...mapOrEmptyArraySchema(CUSTOM_VALUES), description: 'custom field id → value; in lists [] when empty' })
+  @ApiProperty({ ...CUSTOM_VALUES, description: 'custom field id → value' })
   customValues: Record<string, unknown> | never[];
   @ApiProperty() agentLeadCreationIsAllowed: boolean;
-  @ApiProperty({ example: 'during-call' }) agentLeadEditMode: string;
+  @ApiProperty({ enum: AGENT_LEAD_EDIT_MODES, example: 'during-call' }) agentLeadEditMode: string;
   @ApiProperty() autoProcessCall: boolean;
   @ApiProperty({ type: [TransferNumberView] }) transferNumbers: TransferNumberView[];
   @ApiProperty({ type: 'integer', example: 3 }) defaultUtcOffset: number;
@@ -75,6 +75,12 @@ export class OrderView {
  * The Order object of API.md. `shape` differs in one place only: customValues is always a map
  * in detail and `[]` in lists when empty.
  */
+/** An order as the list shows it: customValues is [] when empty. */
+export class OrderListItemView extends OrderView {
+  @ApiProperty({ ...mapOrEmptyArraySchema(CUSTOM_VALUES), description: 'custom field id → value; [] when empty' })
+  declare customValues: Record<string, unknown> | never[];
+}
+
 export function presentOrder(o: OrderRecord, shape: 'detail' | 'list') {
   return {
     id: o.id,

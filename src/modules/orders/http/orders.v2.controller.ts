@@ -7,7 +7,7 @@ import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
 import { PageQuery } from '../../../common/query';
 import { OrdersService } from '../orders.service';
 import { CreateOrderDto, UpdateOrderDto } from './dto/order.dto';
-import { OrderView, presentOrder } from './order.presenter';
+import { OrderListItemView, OrderView, presentOrder } from './order.presenter';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** Orders; a client key reaches only its client's (the service applies the request's access). */
@@ -66,7 +66,7 @@ export class OrdersV2Controller {
     summary: 'Orders by id ascending: {list, next, total}',
     description: "Refuses with 400 an offset below 0 or a limit outside 1..100. A client key lists only its client's orders (total included).",
   })
-  @ApiEnvelopeList(OrderView)
+  @ApiEnvelopeList(OrderListItemView)
   @ApiErrors(400)
   async list(@Query() query: PageQuery, @Access() access: ClientAccess) {
     const page = await this.orders.list(access, query.offset, query.limit);

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
+import { EVENT_TYPES } from '../../events/domain/event';
 import { DELIVERY_STATUSES, Webhook, WebhookDelivery } from '../domain/webhook';
 
 const DATE = '2025-11-22T09:30:00+00:00';
@@ -43,7 +44,7 @@ export class WebhookDeliveryView {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ type: 'integer' }) webhookId: number;
   @ApiProperty({ example: '0b6f1f5e-3f0a-4c8e-9a55-1d2f0c7e9b10', description: 'the event id (webhook-id header)' }) eventId: string;
-  @ApiProperty({ example: 'lead.created' }) type: string;
+  @ApiProperty({ enum: EVENT_TYPES, example: 'lead.created' }) type: string;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status: string;
   @ApiProperty({ type: 'integer' }) attempts: number;
   @ApiProperty({ type: 'integer', nullable: true, example: 200 }) lastStatusCode: number | null;

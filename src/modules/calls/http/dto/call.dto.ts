@@ -4,6 +4,7 @@ import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Matches, 
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { type DateRange, DateRangeQuery } from '../../../../common/date-range';
 import { IdsOrZero, MAX_IDS_PER_FILTER, PageQuery, PositiveIds } from '../../../../common/query';
+import { CALL_DIRECTIONS, FINISH_INITIATORS } from '../../domain/call';
 
 const MAX_SECONDS = 7 * 24 * 3600;
 
@@ -33,12 +34,12 @@ export class RecordCallDto {
   @ApiProperty({ type: 'integer', example: 1 }) @IsInt() @Min(1) @Max(INT32_MAX) sipEndpointId: number;
   @ApiProperty({ type: 'integer', example: 2, description: 'Call status id (GET /v2/call-status/)' }) @IsInt() @Min(1) @Max(INT32_MAX) statusId: number;
 
-  @ApiPropertyOptional({ enum: ['agent', 'client', 'system'], nullable: true })
+  @ApiPropertyOptional({ enum: FINISH_INITIATORS, nullable: true })
   @ValidateIf((o: RecordCallDto) => o.finishInitiator !== null && o.finishInitiator !== undefined)
-  @IsIn(['agent', 'client', 'system'])
+  @IsIn(FINISH_INITIATORS)
   finishInitiator?: 'agent' | 'client' | 'system' | null;
 
-  @ApiProperty({ enum: ['incoming', 'outgoing'] }) @IsIn(['incoming', 'outgoing']) direction: 'incoming' | 'outgoing';
+  @ApiProperty({ enum: CALL_DIRECTIONS }) @IsIn(CALL_DIRECTIONS) direction: 'incoming' | 'outgoing';
 
   @ApiProperty({ type: 'integer', example: 95 }) @IsInt() @Min(0) @Max(MAX_SECONDS) totalDurationSeconds: number;
   @ApiProperty({ type: 'integer', example: 12 }) @IsInt() @Min(0) @Max(MAX_SECONDS) waitTimeDurationSeconds: number;

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsIP, IsObject, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
+import { CUSTOM_VALUES } from '../../../../common/openapi/envelope.decorators';
 import { Nullable, Optional } from '../../../../common/presence';
 import { MaxKeys } from '../../../../common/validation';
 import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
@@ -124,6 +125,7 @@ class LeadFieldsV2 {
   adCampaignId?: string | null;
 
   @ApiPropertyOptional({
+    ...CUSTOM_VALUES,
     description: `Custom field id -> value (fields of essence leads; value must match the field type); at most ${MAX_CUSTOM_VALUES} values`,
     example: { '1': 'Москва' },
     maxProperties: MAX_CUSTOM_VALUES,

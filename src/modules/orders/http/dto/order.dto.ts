@@ -18,6 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
+import { CUSTOM_VALUES } from '../../../../common/openapi/envelope.decorators';
 import { Nullable, Optional } from '../../../../common/presence';
 import { MaxItemLength, MaxItems, MaxKeys } from '../../../../common/validation';
 import { MAX_CUSTOM_VALUES } from '../../../custom-fields/domain/custom-value';
@@ -174,8 +175,7 @@ export class OrderFieldsDto extends OrderDialingRulesDto {
   ignoreLeadTimezone?: boolean;
 
   @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+    ...CUSTOM_VALUES,
     maxProperties: MAX_CUSTOM_VALUES,
     example: { '9': 'Ирина Белова', '15': 'real_estate' },
     description: `custom field id (orders) to value matching the field type; multiselect as comma-separated codes; replaces the stored map; at most ${MAX_CUSTOM_VALUES} values`,
