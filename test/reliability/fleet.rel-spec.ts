@@ -109,6 +109,16 @@ afterAll(async () => {
 }, 120_000);
 
 describeWithHaproxy('a fleet behind a load balancer', () => {
+  let phaseStartedAt = 0;
+  const phaseSeconds: Record<string, number> = {};
+  figures.phaseSeconds = phaseSeconds;
+  beforeEach(() => {
+    phaseStartedAt = Date.now();
+  });
+  afterEach(() => {
+    phaseSeconds[String(expect.getState().currentTestName).split(':')[0]] = Math.round((Date.now() - phaseStartedAt) / 1000);
+  });
+
   it('cold start: all five at once on an empty database migrate, seed and register the key once, and all become ready', async () => {
     const at = Date.now();
     await Promise.all(fleet.instances.map((i) => fleet.start(i)));
@@ -168,16 +178,19 @@ describeWithHaproxy('a fleet behind a load balancer', () => {
     await sleep(WARM_UP_MS);
     const victim: Instance = fleet.apis[1];
     const killedAt = Date.now();
-    await fleet.terminate(victim, 'SIGKILL');
+    // The signal is sent at once; the process is gone when its exit is seen (its sockets reset then).
+    const { ms: dyingMs } = await fleet.terminate(victim, 'SIGKILL');
+    const diedAt = killedAt + dyingMs;
     await sleep(KILL_LOAD_MS);
     await fleet.start(victim);
     await run.stop();
-    const { failed, inFlight } = run.failedAround(killedAt);
+    const { failed, inFlight } = run.failedAround(killedAt, diedAt);
+    const failedAttempts = run.attempts.filter((a) => !a.ok).map((a) => ({ outcome: a.outcome, startMs: a.startedAt - killedAt, endMs: a.endedAt - killedAt }));
     const v = await verifyLedger(fleet.db, retrying, run.leads, hook, SETTLE_WITHIN_MS);
     retrying.close();
-    figures.kill = { inFlightAtKill: inFlight.size, failedLeads: failed.size, failures: run.failures(), verdict: v };
+    figures.kill = { inFlightAtKill: inFlight.size, dyingMs, failedLeads: failed.size, failedAttempts, failures: run.failures(), verdict: v };
     rows.push(loadRow(`kill -9 of ${victim.name} (${inFlight.size} requests in flight)`, run, v));
-    // Only requests in flight at the kill (on any instance: which one served is not known for a cut request) may fail.
+    // Only requests in flight while it died (on any instance: which one a cut request reached is not known) may fail.
     expect([...failed].filter((m) => !inFlight.has(m))).toEqual([]);
     expect({ lost: v.lost, duplicated: v.duplicated, jobsNotDone: v.jobs.notDone, undelivered: v.deliveries.missing }).toEqual({
       lost: [],

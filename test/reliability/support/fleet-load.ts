@@ -105,11 +105,11 @@ export class LoadRun {
     return out;
   }
 
-  /** The leads whose requests were not all answered 2xx, and the leads with a request in flight at `at`. */
-  failedAround(at: number): { failed: Set<string>; inFlight: Set<string> } {
+  /** The leads whose requests were not all answered 2xx, and the leads with a request in flight between `from` and `to`. */
+  failedAround(from: number, to: number): { failed: Set<string>; inFlight: Set<string> } {
     return {
       failed: new Set(this.attempts.filter((a) => !a.ok).map((a) => a.marker)),
-      inFlight: new Set(this.attempts.filter((a) => a.startedAt <= at && a.endedAt >= at).map((a) => a.marker)),
+      inFlight: new Set(this.attempts.filter((a) => a.startedAt <= to && a.endedAt >= from).map((a) => a.marker)),
     };
   }
 
