@@ -25,7 +25,9 @@ EXPOSE 3000
 # too, so this check holds for API and worker containers alike.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# Node runs as PID 1 on purpose: main.ts handles SIGTERM and SIGINT itself (closes the HTTP
-# server, the job workers and the pools, then exits 0), and the process starts no children,
-# so there are no zombies to reap. `docker run --init` (compose: `init: true`) adds tini anyway.
+# Node runs as PID 1 on purpose: main.ts handles SIGTERM and SIGINT itself (readiness 503 at once,
+# SHUTDOWN_DRAIN_SECONDS of serving, then it finishes what is in flight and exits 0; see
+# docs/operations.md), and the process starts no children, so there are no zombies to reap.
+# `docker run --init` (compose: `init: true`) adds tini anyway, which passes the signal on.
+STOPSIGNAL SIGTERM
 CMD ["node", "--enable-source-maps", "dist/src/main.js"]

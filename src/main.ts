@@ -1,14 +1,18 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { AppModule } from './app.module';
 import { createApp } from './app.setup';
 import { ConfigError, loadConfig } from './config/app.config';
-import { startDatabase } from './database/start-database';
+import { applyMigrations } from './database/data-source';
+import { openDatabase } from './database/start-database';
+import { withStartLock } from './database/start-lock';
 import { bootstrapApiKey } from './modules/auth/bootstrap-api-key';
 import { DemoSeeder } from './database/seed/demo-seeder';
 import { HealthService } from './modules/health/health.service';
 import { serveWorkerProbes } from './modules/health/http/worker-probes';
+import { installGracefulShutdown } from './modules/health/shutdown/graceful-shutdown';
+import { HttpDrain } from './modules/health/shutdown/http-drain';
+import { ShutdownState } from './modules/health/shutdown/shutdown-state';
 import { createAppLogger, loggerParams } from './modules/observability/logging';
 
 /** A URL to reach the server from this machine: a wildcard bind address is reached on localhost. */
@@ -32,36 +36,43 @@ async function bootstrap(): Promise<void> {
   const appLogger = createAppLogger(loggerParams(config));
   Logger.overrideLogger(appLogger);
   const logger = new Logger('Bootstrap');
-  const db = await startDatabase(config);
+  const db = await openDatabase(config);
 
-  const app = await createApp(AppModule.register({ config, databaseUrl: db.url }), { bufferLogs: true });
-  app.useLogger(appLogger);
+  // One instance at a time migrates, seeds and registers API_KEY; the others then find nothing to do.
+  const app = await withStartLock(db.url, async () => {
+    const applied = await applyMigrations(db.url);
+    if (applied.length > 0) logger.log(`migrations applied: ${applied.join(', ')}`);
+    const created = await createApp(AppModule.register({ config, databaseUrl: db.url }), { bufferLogs: true });
+    created.useLogger(appLogger);
+    if (db.embedded || config.seedDemo) await created.get(DemoSeeder).run();
+    await bootstrapApiKey(created, config, db.embedded);
+    return created;
+  });
 
-  // Our own signal handling (not Nest's enableShutdownHooks): close the app first, then the embedded database.
-  let closing = false;
-  let probes: Server | undefined;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.log(`${signal}: shutting down`);
-    probes?.close();
-    await app.close().catch((e: Error) => logger.error(e.message));
-    await db.stop().catch((e: Error) => logger.error(e.message));
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-
-  if (db.embedded || config.seedDemo) await app.get(DemoSeeder).run();
-  await bootstrapApiKey(app, config, db.embedded);
+  // Our own signal handling (not Nest's enableShutdownHooks): drain HTTP, close the app, then the embedded database.
+  const servers: HttpDrain[] = [];
+  installGracefulShutdown({
+    state: app.get(ShutdownState),
+    // A worker-only instance gets no traffic to drain.
+    drainSeconds: config.workersOnly ? 0 : config.shutdownDrainSeconds,
+    timeoutSeconds: config.shutdownTimeoutSeconds,
+    logger,
+    servers: () => servers,
+    closeApp: async () => {
+      await app.close();
+      await db.stop();
+    },
+  });
 
   if (config.workersOnly) {
     await app.init();
     // No API here, but the container probes (HEALTHCHECK, orchestrators) still need an answer.
-    probes = await serveWorkerProbes(app.get(HealthService), config.port, config.host);
+    servers.push(new HttpDrain(await serveWorkerProbes(app.get(HealthService), config.port, config.host)));
     logger.log(`worker-only instance: ${config.workers} consumer(s) per queue; probes on ${baseUrl(config.host, config.port)}/health/live and /health/ready`);
     return;
   }
+  await app.init();
+  servers.push(new HttpDrain(app.getHttpServer()));
   await app.listen(config.port, config.host);
   const url = baseUrl(config.host, config.port);
   logger.log(`listening on ${url} (bound to ${config.host}; API docs: ${url}/docs)`);

@@ -2,6 +2,7 @@ import type { AddressInfo, Server } from 'node:net';
 import request from 'supertest';
 import { HealthService } from '../src/modules/health/health.service';
 import { serveWorkerProbes } from '../src/modules/health/http/worker-probes';
+import { ShutdownState } from '../src/modules/health/shutdown/shutdown-state';
 import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -40,8 +41,21 @@ describe('container probes of a worker-only instance', () => {
     }
   });
 
+  it('readiness is 503 from the moment the instance shuts down, liveness stays 200', async () => {
+    const worker = await createSiblingApp(t, { workersOnly: true, workers: 1 });
+    try {
+      const url = await probes(worker.get(HealthService));
+      await request(url).get('/health/ready').expect(200);
+      worker.get(ShutdownState).begin();
+      expect((await request(url).get('/health/ready').expect(503)).body).toEqual({ success: false, message: 'Shutting down', data: [] });
+      await request(url).get('/health/live').expect(200);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('readiness is 503 while the database is unreachable', async () => {
-    const down = { ready: () => Promise.resolve(false) } as unknown as HealthService;
+    const down = { notReadyReason: () => Promise.resolve('Database unavailable') } as unknown as HealthService;
     const url = await probes(down);
     expect((await request(url).get('/health/ready').expect(503)).body).toEqual({ success: false, message: 'Database unavailable', data: [] });
     await request(url).get('/health/live').expect(200);

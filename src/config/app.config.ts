@@ -63,6 +63,8 @@ class Env {
   @int() @IsOptional() @IsInt() @Min(1) @Max(500) WEBHOOK_CONCURRENCY?: number;
   @int() @IsOptional() @IsInt() @Min(10) @Max(60000) WEBHOOK_POLL_INTERVAL_MS?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(8760) WEBHOOK_DISABLE_AFTER_FAILING_HOURS?: number;
+  @int() @IsOptional() @IsInt() @Min(0) @Max(600) SHUTDOWN_DRAIN_SECONDS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(3600) SHUTDOWN_TIMEOUT_SECONDS?: number;
 }
 
 export interface AppConfig {
@@ -139,6 +141,10 @@ export interface AppConfig {
   webhookPollIntervalMs: number;
   /** A webhook whose deliveries have failed without a success for this long is disabled. */
   webhookDisableAfterFailingHours: number;
+  /** After SIGTERM/SIGINT: how long the instance keeps serving, answering not-ready, before it stops accepting. */
+  shutdownDrainSeconds: number;
+  /** After SIGTERM/SIGINT: the whole shutdown's bound; past it the process exits 1. */
+  shutdownTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -149,7 +155,13 @@ const SECRET_VARIABLES = new Set(['API_KEY', 'DATABASE_URL', 'DATABASE_REPLICA_U
 /** Reads and validates the environment; the error names every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const { parsed, raw } = validatedEnv(env);
-  return withDefaults(parsed, webhookRetrySchedule(parsed, raw));
+  const config = withDefaults(parsed, webhookRetrySchedule(parsed, raw));
+  if (config.shutdownDrainSeconds >= config.shutdownTimeoutSeconds) {
+    throw new ConfigError(
+      `Invalid configuration:\n  SHUTDOWN_DRAIN_SECONDS=${config.shutdownDrainSeconds}: must be less than SHUTDOWN_TIMEOUT_SECONDS (${config.shutdownTimeoutSeconds})`,
+    );
+  }
+  return config;
 }
 
 /** The set variables (an empty one counts as unset), converted and validated; a ConfigError lists every bad one. */
@@ -230,6 +242,8 @@ function withDefaults(parsed: Env, retrySchedule: number[]): AppConfig {
     webhookConcurrency: parsed.WEBHOOK_CONCURRENCY ?? 32,
     webhookPollIntervalMs: parsed.WEBHOOK_POLL_INTERVAL_MS ?? 500,
     webhookDisableAfterFailingHours: parsed.WEBHOOK_DISABLE_AFTER_FAILING_HOURS ?? 120,
+    shutdownDrainSeconds: parsed.SHUTDOWN_DRAIN_SECONDS ?? 5,
+    shutdownTimeoutSeconds: parsed.SHUTDOWN_TIMEOUT_SECONDS ?? 30,
   };
 }
 

@@ -7,6 +7,7 @@ import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
 import { SafeQueryLogger } from './safe-query-logger';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { withStartLock } from './start-lock';
 
 /**
  * With read replicas: TypeORM's replication settings (a pool per server). Raw queries,
@@ -93,25 +94,22 @@ export function dataSourceOptions(url: string, extra: Partial<DataSourceOptions>
   } as DataSourceOptions;
 }
 
-// Any constant works; it only has to be the same for every instance of this service.
-const MIGRATION_LOCK_KEY = 727_001;
-
-/**
- * Runs pending migrations under an advisory lock, so several instances starting at once
- * do not race each other. Returns the names of the migrations applied.
- */
-export async function runMigrations(url: string): Promise<string[]> {
+/** Applies pending migrations; the caller holds the start-up lock (start-lock.ts). Returns the names applied. */
+export async function applyMigrations(url: string): Promise<string[]> {
   const ds = new DataSource(dataSourceOptions(url));
   await ds.initialize();
   try {
-    await ds.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    try {
-      const applied = await ds.runMigrations({ transaction: 'each' });
-      return applied.map((m) => m.name);
-    } finally {
-      await ds.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-    }
+    const applied = await ds.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
   } finally {
     await ds.destroy();
   }
+}
+
+/**
+ * Runs pending migrations under the start-up lock, so several instances (or a CLI run) starting
+ * at once apply each migration once. Returns the names of the migrations applied.
+ */
+export function runMigrations(url: string): Promise<string[]> {
+  return withStartLock(url, () => applyMigrations(url));
 }

@@ -3,6 +3,7 @@ import { HealthCheckService, HealthIndicatorResult, HealthIndicatorService } fro
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobQueueService } from '../queue/job-queue.service';
+import { ShutdownState } from './shutdown/shutdown-state';
 
 export interface HealthComponent {
   success: boolean;
@@ -34,6 +35,7 @@ export class HealthService {
     private readonly indicators: HealthIndicatorService,
     private readonly ds: DataSource,
     private readonly queue: JobQueueService,
+    private readonly shutdown: ShutdownState,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -94,13 +96,14 @@ export class HealthService {
     return { success: Object.values(components).every((c) => c.success), components };
   }
 
-  /** Readiness: can this instance serve requests (database reachable)? */
-  async ready(): Promise<boolean> {
+  /** Readiness: why this instance should get no traffic (shutting down, database unreachable); null when ready. */
+  async notReadyReason(): Promise<string | null> {
+    if (this.shutdown.shuttingDown) return 'Shutting down';
     try {
       await withTimeout(this.config.healthCheckTimeoutMs, () => this.ds.query('SELECT 1'));
-      return true;
+      return this.shutdown.shuttingDown ? 'Shutting down' : null;
     } catch {
-      return false;
+      return 'Database unavailable';
     }
   }
 

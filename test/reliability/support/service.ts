@@ -13,6 +13,10 @@ export interface ServiceOptions {
   /** A name for the log file: results/logs/<name>.log (appended to across restarts). */
   name: string;
   env?: Record<string, string>;
+  /** A fixed port (an instance behind a load balancer comes back where the balancer looks); else a free one. */
+  port?: number;
+  /** A worker-only instance: ready when its probes say so (it serves no API to try the key on). */
+  probesOnly?: boolean;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface ServiceOptions {
  */
 export class ServiceProcess {
   readonly http: HttpClient;
-  private exited: Promise<number | null>;
+  private readonly exitPromise: Promise<number | null>;
   private exitCode: number | null | undefined = undefined;
 
   private constructor(
@@ -33,7 +37,7 @@ export class ServiceProcess {
     private readonly logStart: number,
   ) {
     this.http = new HttpClient(`http://127.0.0.1:${port}`, apiKey);
-    this.exited = new Promise((resolve) =>
+    this.exitPromise = new Promise((resolve) =>
       proc.once('exit', (code) => {
         this.exitCode = code;
         resolve(code);
@@ -55,7 +59,7 @@ export class ServiceProcess {
     for (let attempt = 1; ; attempt++) {
       const service = await ServiceProcess.spawn(o, logFile);
       try {
-        await service.waitReady(readyTimeoutMs);
+        await service.waitReady(readyTimeoutMs, o.probesOnly === true);
         return service;
       } catch (err) {
         // Another process took the port between the check and the listen: try another one.
@@ -66,7 +70,7 @@ export class ServiceProcess {
   }
 
   private static async spawn(o: ServiceOptions, logFile: string): Promise<ServiceProcess> {
-    const port = await freeLoopbackPort();
+    const port = o.port ?? (await freeLoopbackPort());
     const fd = openSync(logFile, 'a');
     const proc = spawn(path.join(REPO_ROOT, 'node_modules', '.bin', 'node'), ['--enable-source-maps', 'dist/src/main.js'], {
       cwd: REPO_ROOT,
@@ -80,6 +84,8 @@ export class ServiceProcess {
         WORKERS: '2',
         LOG_FORMAT: 'text',
         NO_COLOR: '1',
+        // No drain unless a scenario asks for one: nothing balances load onto these instances.
+        SHUTDOWN_DRAIN_SECONDS: '0',
         ...o.env,
       },
       stdio: ['ignore', fd, fd],
@@ -93,11 +99,12 @@ export class ServiceProcess {
    * Ready = the readiness probe answers 200 and a request with this run's key is accepted (a
    * 401 would mean some other server answers on this port), while our child is still running.
    */
-  private async waitReady(timeoutMs: number): Promise<void> {
+  private async waitReady(timeoutMs: number, probesOnly: boolean): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`the service exited (code ${this.exitCode}) before it was ready:\n${this.logTail()}`);
       const ready = await this.http.request('GET', '/health/ready', { timeoutMs: 2000, noKey: true }).catch(() => null);
+      if (ready?.status === 200 && probesOnly && this.running) return;
       if (ready?.status === 200) {
         const authed = await this.http.request('GET', '/v2/order/', { timeoutMs: 5000 }).catch(() => null);
         if (authed?.status === 200 && this.running) return;
@@ -112,14 +119,24 @@ export class ServiceProcess {
     return readFileSync(this.logFile).subarray(this.logStart).toString('utf8').split('\n').slice(-lines).join('\n');
   }
 
+  /** Sends a signal, as an orchestrator does; `exited` tells how the process ended. */
+  signal(signal: NodeJS.Signals): void {
+    this.proc.kill(signal);
+  }
+
+  /** The exit code (null when a signal ended it). */
+  get exited(): Promise<number | null> {
+    return this.exitPromise;
+  }
+
   /** SIGTERM (the service closes the app), SIGKILL after 20 s. */
   async stop(): Promise<void> {
     this.http.close();
     if (!this.running) return;
     this.proc.kill('SIGTERM');
-    if (!(await settlesWithin(this.exited, 20_000))) {
+    if (!(await settlesWithin(this.exitPromise, 20_000))) {
       this.proc.kill('SIGKILL');
-      await this.exited;
+      await this.exitPromise;
     }
   }
 }

@@ -60,16 +60,18 @@ export class HealthController {
   @Public()
   @Get('health/ready')
   @ApiOperation({
-    summary: 'Readiness probe (no key): 503 while the database is unreachable',
-    description: 'Answers 200 when a query on the database succeeds; no key is needed or checked.',
+    summary: 'Readiness probe (no key): 503 while the database is unreachable or the instance shuts down',
+    description:
+      'Answers 200 when a query on the database succeeds; 503 from the moment the instance receives SIGTERM (it keeps serving while load balancers take it out). No key is needed or checked.',
     security: [],
   })
   @ApiEnvelope('empty', { description: 'Ready; data is []' })
   @ApiErrors(400, 503)
   async ready(@Res({ passthrough: true }) res: Response) {
-    if (!(await this.health.ready())) {
+    const reason = await this.health.notReadyReason();
+    if (reason) {
       res.status(503);
-      return fail('Database unavailable');
+      return fail(reason);
     }
     return [];
   }

@@ -16,8 +16,8 @@ export async function serveWorkerProbes(health: HealthService, port: number, hos
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(404, fail('Not found'));
     if (path === '/health/live') return send(200, ok([]));
     if (path === '/health/ready') {
-      void health.ready().then(
-        (ready) => (ready ? send(200, ok([])) : send(503, fail('Database unavailable'))),
+      void health.notReadyReason().then(
+        (reason) => (reason ? send(503, fail(reason)) : send(200, ok([]))),
         () => send(503, fail('Database unavailable')),
       );
       return;

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { DemoOrder, leadBody, People } from './fixtures';
+import { ConnectionError, HttpClient, HttpResult, RequestOptions } from './http';
+import { eachLimited, percentile, round } from './load';
+import { sleep } from './postgres';
+
+/** One request as the load balancer's client saw it. */
+export interface Attempt {
+  startedAt: number;
+  endedAt: number;
+  /** HTTP status, or the connection error's code. */
+  outcome: string;
+  ok: boolean;
+  /** The lead this request created or read. */
+  marker: string;
+}
+
+/** One lead a client asked for: acknowledged when an answer 2xx came back (after retries, for keyed clients). */
+export interface LeadRequest {
+  marker: string;
+  kind: 'sync' | 'async';
+  acknowledged: boolean;
+  leadId?: number;
+  jobId?: string;
+}
+
+/** Clients against one entrance of the balancer: what they sent and what they got. */
+export class LoadRun {
+  readonly attempts: Attempt[] = [];
+  readonly leads: LeadRequest[] = [];
+  private stopped = false;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly order: DemoOrder,
+    private readonly people: People,
+    private readonly thinkMs: number,
+  ) {}
+
+  private async attempt(marker: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult | null> {
+    const startedAt = Date.now();
+    try {
+      const r = await this.http.request(method, path, { timeoutMs: 30_000, ...o });
+      this.attempts.push({ startedAt, endedAt: Date.now(), outcome: String(r.status), ok: r.status >= 200 && r.status < 300, marker });
+      return r;
+    } catch (err) {
+      if (!(err instanceof ConnectionError)) throw err;
+      this.attempts.push({ startedAt, endedAt: Date.now(), outcome: err.code, ok: false, marker });
+      return null;
+    }
+  }
+
+  /** Half the clients send an Idempotency-Key and resend on 503 or a lost connection, as integrators do; the others send once. */
+  private async create(kind: 'sync' | 'async', keyed: boolean): Promise<void> {
+    const rec: LeadRequest = { marker: randomUUID(), kind, acknowledged: false };
+    this.leads.push(rec);
+    const path = kind === 'sync' ? '/v2/lead/create/' : '/v2/lead/create-async/';
+    const o: RequestOptions = { body: leadBody(this.order, this.people, rec.marker), headers: keyed ? { 'Idempotency-Key': randomUUID() } : {} };
+    for (let tries = 1; ; tries++) {
+      const r = await this.attempt(rec.marker, 'POST', path, o);
+      if (r && r.status >= 200 && r.status < 300) {
+        rec.acknowledged = true;
+        if (kind === 'sync') rec.leadId = Number(r.body?.data?.id);
+        else rec.jobId = String(r.headers['x-job-id'] ?? '');
+        return;
+      }
+      const inProgress = r?.status === 409 && /in progress/i.test(String(r.body?.message ?? ''));
+      if (!keyed || tries >= 20 || !(r === null || r.status === 503 || inProgress)) return;
+      await sleep(Math.min(200 * tries, 1000));
+    }
+  }
+
+  private async client(i: number): Promise<void> {
+    const keyed = i % 2 === 0;
+    const kind = keyed && i % 5 === 0 ? 'async' : 'sync';
+    while (!this.stopped) {
+      await this.create(kind, keyed);
+      const last = this.leads[this.leads.length - 1];
+      if (last.leadId) await this.attempt(last.marker, 'GET', `/v2/lead/detail/${last.leadId}/`);
+      if (last.jobId) await this.attempt(last.marker, 'GET', `/v2/lead/create-async/${last.jobId}/`);
+      await sleep(this.thinkMs * (0.5 + Math.random()));
+    }
+  }
+
+  start(clients: number): void {
+    this.running = Promise.all(Array.from({ length: clients }, (_, i) => this.client(i))).then(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  /** Answers that were not 2xx, by status or connection error; a 409 is an idempotent retry told its first try still runs. */
+  failures(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const a of this.attempts.filter((x) => !x.ok)) {
+      const kind = a.outcome === '409' ? '409 in progress' : a.outcome;
+      out[kind] = (out[kind] ?? 0) + 1;
+    }
+    return out;
+  }
+
+  /** The leads whose requests were not all answered 2xx, and the leads with a request in flight between `from` and `to`. */
+  failedAround(from: number, to: number): { failed: Set<string>; inFlight: Set<string> } {
+    return {
+      failed: new Set(this.attempts.filter((a) => !a.ok).map((a) => a.marker)),
+      inFlight: new Set(this.attempts.filter((a) => a.startedAt <= to && a.endedAt >= from).map((a) => a.marker)),
+    };
+  }
+
+  latency(): { p50: number; p99: number } {
+    const ms = this.attempts.map((a) => a.endedAt - a.startedAt);
+    return { p50: round(percentile(ms, 50)), p99: round(percentile(ms, 99)) };
+  }
+}
+
+/** lead.created deliveries by lead marker, and deliveries of one webhook-id that overlapped in time (sent twice at once). */
+export class WebhookReceiver {
+  readonly leads = new Map<string, Set<number>>();
+  requests = 0;
+  overlapping = 0;
+  private readonly inFlight = new Set<string>();
+  private server!: Server;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const id = String(req.headers['webhook-id'] ?? '');
+      if (this.inFlight.has(id)) this.overlapping += 1;
+      this.inFlight.add(id);
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.requests += 1;
+        const e = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; data: { lead?: { id: number; externalIdCrmA: string } } };
+        if (e.type === 'lead.created' && e.data.lead) {
+          const ids = this.leads.get(e.data.lead.externalIdCrmA) ?? new Set<number>();
+          this.leads.set(e.data.lead.externalIdCrmA, ids.add(e.data.lead.id));
+        }
+        // A short answer time, so that a second sender of the same delivery would overlap and be seen.
+        setTimeout(() => {
+          this.inFlight.delete(id);
+          res.writeHead(204).end();
+        }, 20);
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export interface LedgerVerdict {
+  acknowledged: number;
+  lost: string[];
+  duplicated: string[];
+  jobs: { accepted: number; done: number; notDone: string[] };
+  deliveries: { expected: number; delivered: number; missing: string[] };
+}
+
+/** Polls accepted jobs through the balancer until each is done or failed, or `withinMs` passes. */
+async function jobStates(http: HttpClient, jobIds: string[], withinMs: number): Promise<Map<string, { status: string; leadId: number | null }>> {
+  const states = new Map<string, { status: string; leadId: number | null }>();
+  const open = () => jobIds.filter((id) => !['done', 'failed'].includes(states.get(id)?.status ?? ''));
+  const deadline = Date.now() + withinMs;
+  while (open().length > 0 && Date.now() < deadline) {
+    await eachLimited(open(), 8, async (id) => {
+      const r = await http.request('GET', `/v2/lead/create-async/${id}/`).catch(() => null);
+      if (r?.status === 200) states.set(id, { status: String(r.body.data.status), leadId: (r.body.data.leadId as number | null) ?? null });
+    });
+    if (open().length > 0) await sleep(500);
+  }
+  return states;
+}
+
+/** Every acknowledged lead exists exactly once, every accepted job ends done, every created lead reaches the webhook. */
+export async function verifyLedger(db: Client, http: HttpClient, leads: LeadRequest[], hook: WebhookReceiver, withinMs: number): Promise<LedgerVerdict> {
+  const acked = leads.filter((l) => l.acknowledged);
+  const jobIds = acked.filter((l) => l.jobId).map((l) => l.jobId!);
+  const states = await jobStates(http, jobIds, withinMs);
+  const rows = await db.query<{ m: string; id: number }>(`SELECT external_id_crm_a AS m, id FROM lead WHERE external_id_crm_a = ANY($1)`, [
+    leads.map((l) => l.marker),
+  ]);
+  const byMarker = new Map<string, number[]>();
+  for (const r of rows.rows) byMarker.set(r.m, [...(byMarker.get(r.m) ?? []), r.id]);
+  const lost: string[] = [];
+  const expected = new Map<string, number>();
+  for (const l of acked) {
+    const id = l.kind === 'sync' ? l.leadId : states.get(l.jobId!)?.leadId;
+    const stored = byMarker.get(l.marker) ?? [];
+    if (l.kind === 'sync' && !stored.includes(l.leadId!)) lost.push(`lead ${l.leadId} (${l.marker})`);
+    if (l.kind === 'async' && states.get(l.jobId!)?.status === 'done' && (id == null || !stored.includes(id))) lost.push(`job ${l.jobId} (${l.marker})`);
+    if (id) expected.set(l.marker, id);
+  }
+  const missing = () => [...expected].filter(([m, id]) => !hook.leads.get(m)?.has(id)).map(([m, id]) => `lead ${id} (${m})`);
+  const deadline = Date.now() + withinMs;
+  while (missing().length > 0 && Date.now() < deadline) await sleep(500);
+  return {
+    acknowledged: acked.length,
+    lost,
+    duplicated: [...byMarker].filter(([, ids]) => ids.length > 1).map(([m, ids]) => `${m}: ${ids.length} leads`),
+    jobs: {
+      accepted: jobIds.length,
+      done: jobIds.filter((id) => states.get(id)?.status === 'done').length,
+      notDone: jobIds.filter((id) => states.get(id)?.status !== 'done').map((id) => `${id}: ${states.get(id)?.status ?? 'unknown'}`),
+    },
+    deliveries: { expected: expected.size, delivered: expected.size - missing().length, missing: missing() },
+  };
+}
