@@ -111,8 +111,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness probe (no key): 503 while the database is unreachable
-         * @description Answers 200 when a query on the database succeeds; no key is needed or checked.
+         * Readiness probe (no key): 503 while the database is unreachable or the instance shuts down
+         * @description Answers 200 when a query on the database succeeds; 503 from the moment the instance receives SIGTERM (it keeps serving while load balancers take it out). No key is needed or checked.
          */
         get: operations["getReadiness"];
         put?: never;
