@@ -12,11 +12,9 @@ import { compactAndAnalyze, createPopulation, grow } from './support/realistic-d
 import { BenchSection } from './support/report';
 
 /**
- * The sync lead create with empty do-not-call lists against the same create with 1,000,000 numbers on the global list and 100,000 on
- * the list of the client owning the benched order: one production-shaped population of leads, cloned into two databases (the lists
- * loaded into one), an app on each, rounds interleaved. The created phones are mobile numbers of 16 countries, a few percent of them
- * on an active entry of the lists; the same bodies go to both sides. Afterwards, how many created leads an active entry covers and how
- * many of those were left planned (a lead create that checks the lists leaves none).
+ * The sync lead create with empty do-not-call lists against the same create with 1,000,000 global and 100,000 client numbers: one
+ * population cloned into two databases, an app on each, rounds interleaved, the same bodies (a few percent of them listed) to both.
+ * Afterwards, how many created leads an active entry covers and how many of those were left planned (none, when creates check).
  */
 
 const LEADS = Number(process.env.BENCH_DNC_LEADS ?? 100_000);

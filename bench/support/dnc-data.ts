@@ -2,10 +2,8 @@ import { Pool } from 'pg';
 import { normalisePhone } from '../../src/modules/leads/domain/phone';
 
 /**
- * Do-not-call numbers and lead phones shaped like production: mobile numbers of 16 countries in E.164, weighted as a call center
- * serving Russia and its neighbours with international campaigns sees them, each valid for the lead create's numbering-plan check.
- * Number i of the sequence is a pure function of i (here and in SQL), distinct for distinct i below 8 million, so disjoint ranges of
- * i give disjoint sets of numbers: a list, the phones on no list, the numbers of an add.
+ * Do-not-call numbers and lead phones shaped like production: valid mobile numbers of 16 countries in E.164, weighted as a call center
+ * serving Russia and its neighbours sees them. Number i is a pure function of i (here and in SQL), distinct below 8 million.
  */
 interface Template {
   prefix: string;
