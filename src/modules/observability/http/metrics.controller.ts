@@ -1,5 +1,5 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 import { RequireScope } from '../../auth/http/auth.decorators';
@@ -14,7 +14,6 @@ export class MetricsController {
   @Get('metrics')
   @RequireScope('admin')
   @ApiSecurity('api-key')
-  @ApiProduces('text/plain')
   @ApiOperation({
     summary: 'Prometheus metrics of this instance (scope admin): HTTP by route, DB pool, job queues, process',
     description: 'Text exposition format, not the envelope; 403 without the admin scope.',
