@@ -119,7 +119,7 @@ export class WebhookDeliveriesRepository {
     const inserted: { key: string; id: string }[] = await m.query(
       `INSERT INTO webhook_delivery (webhook_id, event_id, type, payload, status, attempts, last_status_code, last_error, next_attempt_at, delivered_at)
        SELECT w, e, t, b, s, a, c, err,
-              CASE WHEN s = 'pending' THEN now() + make_interval(secs => coalesce(wait_ms, 0)::double precision / 1000) END,
+              CASE WHEN s = 'pending' THEN clock_timestamp() + make_interval(secs => coalesce(wait_ms, 0)::double precision / 1000) END,
               CASE WHEN s = 'delivered' THEN now() END
          FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::text[], $5::varchar[], $6::int[], $7::int[], $8::varchar[], $9::bigint[])
            AS r(w, e, t, b, s, a, c, err, wait_ms)
@@ -163,7 +163,7 @@ export class WebhookDeliveriesRepository {
     return rows;
   }
 
-  /** Records the attempts of a batch in one statement (attempts + 1 each). */
+  /** Records the attempts of a batch in one statement (attempts + 1 each); a retry waits from now, not from the transaction's start. */
   async recordOutcomes(m: EntityManager, outcomes: DeliveryOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     await m.query(
@@ -172,7 +172,7 @@ export class WebhookDeliveriesRepository {
          status = r.status,
          last_status_code = r.code,
          last_error = r.error,
-         next_attempt_at = CASE WHEN r.status = 'pending' THEN now() + make_interval(secs => r.delay_ms::double precision / 1000) END,
+         next_attempt_at = CASE WHEN r.status = 'pending' THEN clock_timestamp() + make_interval(secs => r.delay_ms::double precision / 1000) END,
          delivered_at = CASE WHEN r.status = 'delivered' THEN now() ELSE d.delivered_at END,
          updated_at = now()
        FROM unnest($1::bigint[], $2::varchar[], $3::int[], $4::varchar[], $5::bigint[]) AS r(id, status, code, error, delay_ms)
