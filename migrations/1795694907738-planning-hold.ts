@@ -4,7 +4,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const UNPRESENTED = (extra: string[]) =>
   `ARRAY[${['updated_at', 'attempt_count', 'job_id', 'qualified_at', 'previous_lead_id', 'next_lead_id', 'messenger_id', 'selection_type', 'city', 'additional_params', ...extra].map((c) => `'${c}'`).join(', ')}]::text[]`;
 
-async function leadUpdateEvents(q: QueryRunner, unpresented: string): Promise<void> {
+/** The trigger skips a statement that writes its own events (the do-not-call stop of many leads, set-based). */
+const BY_STATEMENT = `current_setting('app.lead_events_by_statement', true) IS DISTINCT FROM 'on'`;
+
+async function leadUpdateEvents(q: QueryRunner, unpresented: string, byStatement: boolean): Promise<void> {
   await q.query(`DROP TRIGGER event_lead_upd ON lead`);
   await q.query(`
     CREATE OR REPLACE FUNCTION event_on_lead_update() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -21,7 +24,7 @@ async function leadUpdateEvents(q: QueryRunner, unpresented: string): Promise<vo
     END $$`);
   await q.query(`
     CREATE TRIGGER event_lead_upd AFTER UPDATE ON lead FOR EACH ROW
-    WHEN ((to_jsonb(OLD) - ${unpresented}) IS DISTINCT FROM (to_jsonb(NEW) - ${unpresented}))
+    WHEN (${byStatement ? `${BY_STATEMENT} AND ` : ''}(to_jsonb(OLD) - ${unpresented}) IS DISTINCT FROM (to_jsonb(NEW) - ${unpresented}))
     EXECUTE FUNCTION event_on_lead_update()`);
 }
 
@@ -77,11 +80,18 @@ export class PlanningHold1795694907738 implements MigrationInterface {
       CREATE TRIGGER lead_dnc_hold_upd BEFORE UPDATE OF planning_call_at, phone, order_id ON lead FOR EACH ROW
       WHEN (NEW.planning_call_at IS NOT NULL AND (OLD.planning_call_at IS DISTINCT FROM NEW.planning_call_at OR OLD.phone <> NEW.phone OR OLD.order_id <> NEW.order_id))
       EXECUTE FUNCTION lead_dnc_hold()`);
-    await leadUpdateEvents(q, UNPRESENTED(['planning_hold']));
+    await leadUpdateEvents(q, UNPRESENTED(['planning_hold']), true);
+    // A lead.updated event of a stopped lead, as event_on_lead_update writes it, for statements that write their own events.
+    await q.query(`
+      CREATE FUNCTION lead_stopped_event(l lead) RETURNS jsonb LANGUAGE sql STABLE AS $$
+        SELECT jsonb_build_object('row', to_jsonb(l) || jsonb_build_object('social_a_id', l.social_a_id::text, 'messenger_id', l.messenger_id::text),
+                                  'changed', '["planning_call_at"]'::jsonb)
+      $$`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await leadUpdateEvents(q, UNPRESENTED([]));
+    await q.query(`DROP FUNCTION lead_stopped_event(lead)`);
+    await leadUpdateEvents(q, UNPRESENTED([]), false);
     await q.query(`DROP TRIGGER lead_dnc_hold_upd ON lead`);
     await q.query(`DROP TRIGGER lead_dnc_hold_ins ON lead`);
     await q.query(`DROP FUNCTION lead_dnc_hold()`);

@@ -44,6 +44,9 @@ describe('do-not-call entries block leads', () => {
     expect(events).toHaveLength(1);
     expect(events[0].data.changed).toContain('planningCallDateTime');
     expect(events[0].data.lead.planningCallDateTime).toBe('');
+    // Written by the add's own statement: the same lead object and changed list as the event trigger writes.
+    expect(events[0].data.lead).toEqual(await get(`/v2/lead/detail/${leads[0]}/`));
+    expect(events[0].data.changed).toEqual(['planningCallDateTime']);
     expect((await get(`/v1/lead/detail/${leads[0]}/`)).UF_CALL_DATE_TIME).toBe(0);
     const c = await get(`/v2/lead/callable/${leads[0]}/`);
     expect({ callableNow: c.callableNow, next: c.nextCallableAt }).toEqual({ callableNow: false, next: '' });

@@ -48,18 +48,25 @@ export class LeadHoldsRepository {
     await m.query(`SELECT dnc_lock(ARRAY[phone]::text[], true) FROM lead WHERE id = $1`, [leadId]);
   }
 
-  /** Stops the planned calls of every lead of these numbers the list covers, held as `dnc`: one statement (triggers emit lead.updated). */
+  /**
+   * Stops the planned calls of every lead of these numbers the list covers, held as `dnc`, and writes their lead.updated events in the
+   * same statement (set-based: the per-row event trigger stands aside for it, see lead_stopped_event).
+   */
   async stopPlanned(phones: string[], list: DncListScope, m: EntityManager): Promise<number> {
+    await m.query(`SELECT set_config('app.lead_events_by_statement', 'on', true)`);
     const [{ n }] = await m.query<{ n: number }[]>(
       `WITH s AS (
          UPDATE lead l SET planning_call_at = NULL, planning_hold = 'dnc', updated_at = now()
          FROM call_order o
          WHERE o.id = l.order_id AND l.phone = ANY($1::text[]) AND l.planning_call_at IS NOT NULL
            AND ($2 = 'global' OR ($2 = 'client' AND o.client_id = $3) OR ($2 = 'order' AND l.order_id = $3))
-         RETURNING 1)
-       SELECT count(*)::int AS n FROM s`,
+         RETURNING l AS row),
+       e AS (INSERT INTO event (type, order_id, payload)
+             SELECT 'lead.updated', (s.row).order_id, lead_stopped_event(s.row) FROM s ORDER BY (s.row).id RETURNING 1)
+       SELECT count(*)::int AS n FROM e`,
       [phones, list.scope, list.orderId ?? list.clientId],
     );
+    await m.query(`SELECT set_config('app.lead_events_by_statement', 'off', true)`);
     return n;
   }
 
