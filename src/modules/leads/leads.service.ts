@@ -16,6 +16,7 @@ import { LEAD_ERRORS } from './domain/leads.errors';
 import { LeadPreparationService } from './lead-preparation.service';
 import { StatusCataloguesService } from './status-catalogues.service';
 import { LeadChanges, LeadForUpdate, LeadsRepository } from './persistence/leads.repository';
+import { LeadHoldsRepository } from './persistence/lead-holds.repository';
 
 /**
  * Writes of one lead, the synchronous create and the partial update, for both v1 and v2 (rules in domain/ and
@@ -27,6 +28,7 @@ export class LeadsService {
   constructor(
     private readonly ds: DataSource,
     private readonly repo: LeadsRepository,
+    private readonly holds: LeadHoldsRepository,
     private readonly preparation: LeadPreparationService,
     private readonly statuses: StatusCataloguesService,
     private readonly orders: OrdersService,
@@ -132,7 +134,7 @@ export class LeadsService {
     const before = await this.repo.findPhone(m, id);
     if (before === null || before.phone === to) return null;
     for (const p of [before.phone, to].sort()) await this.repo.lockPhone(m, before.orderId, p);
-    await this.repo.lockNumberShared(m, to);
+    await this.holds.lockNumbers(m, [to], false);
     return { from: before.phone };
   }
 

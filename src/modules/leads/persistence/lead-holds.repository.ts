@@ -38,9 +38,12 @@ export class LeadHoldsRepository {
     return rows[0]?.blocked ?? false;
   }
 
-  /** Exclusive locks of the numbers' buckets until the transaction ends: creates of those numbers wait (function dnc_lock). */
-  async lockNumbers(m: EntityManager, phones: string[]): Promise<void> {
-    await m.query(`SELECT dnc_lock($1::text[], true)`, [phones]);
+  /**
+   * The numbers' bucket locks until the transaction ends (function dnc_lock): exclusive for a list write, so creates of those
+   * numbers wait; shared for a write that may plan a lead of them.
+   */
+  async lockNumbers(m: EntityManager, phones: string[], exclusive = true): Promise<void> {
+    await m.query(`SELECT dnc_lock($1::text[], $2)`, [phones, exclusive]);
   }
 
   /** lockNumbers for a lead's number, read without a row lock (taken before the lead's row lock, as creates take theirs). */

@@ -121,11 +121,6 @@ export class LeadsRepository {
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [phoneLockKey(orderId, phone)]);
   }
 
-  /** The shared do-not-call lock of a number a lead moves to, after its phone locks and before its row lock (as a create takes it). */
-  async lockNumberShared(m: EntityManager, phone: string): Promise<void> {
-    await m.query(`SELECT dnc_lock(ARRAY[$1]::text[], false)`, [phone]);
-  }
-
   /**
    * Serialises phone changes of one lead until the transaction ends: taken before any phone or row
    * lock, it keeps the lead's phone as read after it, so its phone locks are the right ones.
