@@ -1,14 +1,14 @@
 import { whereOf } from '../sql-params';
 import { CounterSpec, countedRowConditions, groupByKeyAndHour, hourFunction, keyColumnList } from './counter-spec';
-import { statementTrigger, triggerFunction } from './statement-triggers';
+import { type JoinPlanning, joiningStatement, statementTrigger, triggerFunction } from './statement-triggers';
 
 /**
  * DDL of a set (migration `up`). Writers never update a shared row: statement triggers append one
  * delta per key and hour a statement touched, so bursts of inserts take no common lock; the
  * compactor folds deltas into the counters (compaction.ts) and a total reads both.
  */
-export function counterSchema(spec: CounterSpec): string[] {
-  return [...counterTables(spec), hourFunctionDdl(spec), ...counterTriggerFunctions(spec), ...counterTriggers(spec)];
+export function counterSchema(spec: CounterSpec, planning: JoinPlanning = 'per-statement'): string[] {
+  return [...counterTables(spec), hourFunctionDdl(spec), ...counterTriggerFunctions(spec, planning), ...counterTriggers(spec)];
 }
 
 /** DDL removing what `counterSchema` made (migration `down`), triggers first. */
@@ -79,7 +79,7 @@ function hourFunctionDdl(spec: CounterSpec): string {
 }
 
 /** The functions appending one delta per key and hour a statement inserted, deleted or moved, and emptying the set on TRUNCATE. */
-function counterTriggerFunctions(spec: CounterSpec): string[] {
+function counterTriggerFunctions(spec: CounterSpec, planning: JoinPlanning): string[] {
   const { name, timeColumn: ts, idColumn: id } = spec;
   const dims = keyColumnList(spec);
   const hourOf = hourFunction(spec);
@@ -97,7 +97,7 @@ function counterTriggerFunctions(spec: CounterSpec): string[] {
         INSERT INTO ${name}_delta (${dims}, hour, n)
         SELECT ${dims}, ${hourOf}(${ts}), -count(*) FROM old_rows${whereCounted} GROUP BY ${groupByKeyAndHour(spec)};`,
     ),
-    triggerFunction(`${name}_on_update`, updateDeltas(spec)),
+    updateTriggerFunction(spec, planning),
     // TRUNCATE fires no row or statement DELETE trigger: it empties the counters instead.
     triggerFunction(
       `${name}_on_truncate`,
@@ -108,6 +108,11 @@ function counterTriggerFunctions(spec: CounterSpec): string[] {
         DELETE FROM ${name}_total;`,
     ),
   ];
+}
+
+/** The update trigger's function (joins the transition tables); `replace`: one of that name. */
+export function updateTriggerFunction(spec: CounterSpec, planning: JoinPlanning, replace = false): string {
+  return triggerFunction(`${spec.name}_on_update`, joiningStatement(updateDeltas(spec), planning), replace);
 }
 
 /**
@@ -135,7 +140,7 @@ function updateDeltas(spec: CounterSpec): string {
           SELECT ${keyOf('w')}, ${hourOf}(w.${ts}), 1, w.${id}
             FROM old_rows o JOIN new_rows w ON w.${id} = o.${id}
            WHERE ${changed}${andCounted('w')}
-        ) d GROUP BY ${groupByKeyAndHour(spec)};`;
+        ) d GROUP BY ${groupByKeyAndHour(spec)}`;
 }
 
 /** The statement triggers on the counted table. */

@@ -2,9 +2,10 @@ import { DataSource } from 'typeorm';
 import type { Queryable } from '../read-database';
 import { SqlParams } from '../sql-params';
 import { compact } from './compaction';
-import { counterBackfill, counterSchema, dropCounterSchema } from './counter-schema';
+import { counterBackfill, counterSchema, dropCounterSchema, updateTriggerFunction } from './counter-schema';
 import { checkCounterSpec, CounterFilter, CounterSpec, CountStats } from './counter-spec';
-import { dropRollupSchema, rollupSchema } from './rollup-schema';
+import { dropRollupSchema, rollupSchema, rollupUpdateFunctions } from './rollup-schema';
+import type { JoinPlanning } from './statement-triggers';
 import { keyConditions, statsQuery } from './stats-query';
 
 export type { CounterFilter, CounterSpec, CountStats } from './counter-spec';
@@ -24,10 +25,11 @@ export class CounterSet {
 
   /**
    * Migration `up`: the counters and the statement triggers appending deltas to them. A set's spec
-   * and these generators define a schema that has run: changing either needs a new migration.
+   * and these generators define a schema that has run: changing either needs a new migration
+   * (`cached`: the update function as the first migrations made it, see updateTriggerFunctions).
    */
-  schema(): string[] {
-    return counterSchema(this.spec);
+  schema(planning: JoinPlanning = 'per-statement'): string[] {
+    return counterSchema(this.spec, planning);
   }
 
   /** Migration `up`, after `schema()` in the same transaction: the rows already in the table, as deltas. */
@@ -43,6 +45,11 @@ export class CounterSet {
   /** Migration `down` of `rollupSchema()`. */
   dropRollupSchema(): string[] {
     return dropRollupSchema(this.spec);
+  }
+
+  /** A migration replacing the update trigger functions of the set and its rollup (they join transition tables), planned as said. */
+  updateTriggerFunctions(planning: JoinPlanning): string[] {
+    return [updateTriggerFunction(this.spec, planning, true), ...(this.spec.rollup === undefined ? [] : rollupUpdateFunctions(this.spec, planning))];
   }
 
   /** Migration `down` of `schema()`. */

@@ -1,5 +1,5 @@
 import { CounterSpec } from './counter-spec';
-import { statementTrigger, triggerFunction, TriggerEvent } from './statement-triggers';
+import { type JoinPlanning, joiningStatement, statementTrigger, triggerFunction, type TriggerEvent } from './statement-triggers';
 
 const LEVELS = ['hour', 'day', null] as const;
 type Bucket = (typeof LEVELS)[number];
@@ -23,13 +23,17 @@ interface RollupLevel {
  * 1M leads: 42k day rows, 24 ms). Triggers on the counters fold each change in the same statement.
  */
 export function rollupSchema(spec: CounterSpec): string[] {
+  return levelsOf(spec).flatMap((rl) => [rollupTable(rl), ...rollupTriggers(spec, rl), initialRollup(rl)]);
+}
+
+/** The hour, day and total levels of a set's rollup. */
+function levelsOf(spec: CounterSpec): RollupLevel[] {
   const { name, rollup } = spec;
   if (rollup === undefined) throw new Error(`counter set ${name} has no rollup`);
   const rest = spec.dimensions.filter((d) => d !== rollup);
-  return LEVELS.flatMap((bucket) => {
+  return LEVELS.map((bucket) => {
     const level = bucket ?? 'total';
-    const rl: RollupLevel = { bucket, counters: `${name}_${level}`, target: `${name}_rollup_${level}`, rest, key: [...rest, ...(bucket ? [bucket] : [])] };
-    return [rollupTable(rl), ...rollupTriggers(spec, rl), initialRollup(rl)];
+    return { bucket, counters: `${name}_${level}`, target: `${name}_rollup_${level}`, rest, key: [...rest, ...(bucket ? [bucket] : [])] };
   });
 }
 
@@ -61,24 +65,36 @@ function rollupTable({ bucket, target, rest, key }: RollupLevel): string {
 
 /** For each change of a counter row (insert, update, delete), a function folding it into the rollup and the trigger calling it. */
 function rollupTriggers(spec: CounterSpec, rl: RollupLevel): string[] {
-  const { bucket, counters, target } = rl;
+  const { counters, target } = rl;
   const key = rl.key.join(', ');
-  const newKey = rl.key.map((c) => `w.${c}`).join(', ');
-  const sameRow = [...spec.dimensions, ...(bucket ? [bucket] : [])].map((c) => `w.${c} = o.${c}`).join(' AND ');
-  const selects: [string, TriggerEvent, string][] = [
-    ['ins', 'INSERT', `SELECT ${key}, sum(n), min(min_id), max(max_id) FROM new_rows GROUP BY ${key}`],
+  const functions: [string, TriggerEvent, string][] = [
     [
-      'upd',
-      'UPDATE',
-      `SELECT ${newKey}, sum(w.n - o.n), min(w.min_id), max(w.max_id)
-           FROM new_rows w JOIN old_rows o ON ${sameRow} GROUP BY ${newKey}`,
+      'ins',
+      'INSERT',
+      triggerFunction(`${target}_on_ins`, `${foldIntoRollup(rl, `SELECT ${key}, sum(n), min(min_id), max(max_id) FROM new_rows GROUP BY ${key}`)};`),
     ],
-    ['del', 'DELETE', `SELECT ${key}, -sum(n), NULL::int, NULL::int FROM old_rows GROUP BY ${key}`],
+    ['upd', 'UPDATE', rollupUpdateFunction(spec, rl, 'per-statement')],
+    [
+      'del',
+      'DELETE',
+      triggerFunction(`${target}_on_del`, `${foldIntoRollup(rl, `SELECT ${key}, -sum(n), NULL::int, NULL::int FROM old_rows GROUP BY ${key}`)};`),
+    ],
   ];
-  return selects.flatMap(([suffix, event, select]) => [
-    triggerFunction(`${target}_on_${suffix}`, foldIntoRollup(rl, select)),
-    statementTrigger(`${target}_${suffix}`, event, counters, `${target}_on_${suffix}`),
-  ]);
+  return functions.flatMap(([suffix, event, fn]) => [fn, statementTrigger(`${target}_${suffix}`, event, counters, `${target}_on_${suffix}`)]);
+}
+
+/** The update function of a rollup level: counter rows changed in place add their difference (joins the transition tables). */
+function rollupUpdateFunction(spec: CounterSpec, rl: RollupLevel, planning: JoinPlanning, replace = false): string {
+  const newKey = rl.key.map((c) => `w.${c}`).join(', ');
+  const sameRow = [...spec.dimensions, ...(rl.bucket ? [rl.bucket] : [])].map((c) => `w.${c} = o.${c}`).join(' AND ');
+  const select = `SELECT ${newKey}, sum(w.n - o.n), min(w.min_id), max(w.max_id)
+           FROM new_rows w JOIN old_rows o ON ${sameRow} GROUP BY ${newKey}`;
+  return triggerFunction(`${rl.target}_on_upd`, joiningStatement(foldIntoRollup(rl, select), planning), replace);
+}
+
+/** The update functions of every rollup level, replacing those of that name (a migration changing how they plan). */
+export function rollupUpdateFunctions(spec: CounterSpec, planning: JoinPlanning): string[] {
+  return levelsOf(spec).map((rl) => rollupUpdateFunction(spec, rl, planning, true));
 }
 
 /** Adds the selected counts to rollup rows, widening their id bounds, or clearing them once a row counts nothing. */
@@ -89,7 +105,7 @@ function foldIntoRollup({ target, key }: RollupLevel, select: string): string {
         ${select}
         ON CONFLICT (${keyList}) DO UPDATE SET n = r.n + EXCLUDED.n,
           min_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE least(r.min_id, EXCLUDED.min_id) END,
-          max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END;`;
+          max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END`;
 }
 
 /** The counters already folded, counted once (migration `up`: creating the triggers locked the compactor out). */

@@ -8,10 +8,13 @@ const TRANSITION_TABLES = {
 
 export type TriggerEvent = keyof typeof TRANSITION_TABLES;
 
-/** A PL/pgSQL trigger function running `body` (statements, each on a line of its own) and returning NULL. */
-export function triggerFunction(name: string, body: string): string {
+/** How a trigger function joining transition tables plans its statement: per statement (the schema's way), or cached per connection. */
+export type JoinPlanning = 'per-statement' | 'cached';
+
+/** A PL/pgSQL trigger function running `body` (statements, each on a line of its own) and returning NULL; `replace`: one of that name. */
+export function triggerFunction(name: string, body: string, replace = false): string {
   return `
-      CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE ${replace ? 'OR REPLACE ' : ''}FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN${body}
         RETURN NULL;
       END $$`;
@@ -22,4 +25,15 @@ export function statementTrigger(trigger: string, event: TriggerEvent, table: st
   const transitions = TRANSITION_TABLES[event];
   const referencing = transitions ? `REFERENCING ${transitions} ` : '';
   return `CREATE TRIGGER ${trigger} AFTER ${event} ON ${table} ${referencing}FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`;
+}
+
+/**
+ * A statement joining transition tables, run by EXECUTE unless `cached`: planned for the sizes of this statement's tables. PL/pgSQL would keep the plan
+ * of the first call on the connection, and a nested loop chosen for one row joins ten thousand rows in quadratic time.
+ */
+export function joiningStatement(statement: string, planning: JoinPlanning): string {
+  return planning === 'cached'
+    ? `${statement};`
+    : `
+        EXECUTE $stmt$${statement}$stmt$;`;
 }
