@@ -9,7 +9,7 @@ import { createBenchDatabase, describeMachine, startBenchCluster } from './suppo
 import { CONNECTIONS, failures, interleaved, resultCells, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
 import { getRandomIds } from './support/load';
 import { LoadTarget, mdRow } from './support/measured-load';
-import { compactAndAnalyze, createPopulation, grow } from './support/realistic-data';
+import { settle, createPopulation, grow } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
@@ -44,7 +44,7 @@ export async function clientKeyBench(): Promise<BenchSection> {
     const pop = await createPopulation(pool, [LEADS]);
     const c = await assignBenchClient(pool, pop);
     await grow(pool, pop, 0, LEADS, false);
-    await compactAndAnalyze(db.url, pool);
+    await settle(db.url, pool);
     Object.assign(client, { orders: c.orderIds.length, leadsPercent: await clientLeadsPercent(pool, c) });
     app = await startChild<AppReady>('app-server.js', {
       BENCH_APP_DATABASE_URL: db.url,

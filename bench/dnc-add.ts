@@ -7,7 +7,7 @@ import { assignBenchClient } from './support/client-cases';
 import { createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { checkpoint, loadDncEntries, validDncPhones } from './support/dnc-data';
 import { mdRow } from './support/measured-load';
-import { compactAndAnalyze, createPopulation, grow } from './support/realistic-data';
+import { settle, createPopulation, grow } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
@@ -53,7 +53,7 @@ export async function dncAddBench(): Promise<BenchSection> {
     for (const phones of batches.slice(1)) await insertMatchingLeads(pool, phones, orders);
     await loadDncEntries(pool, { scope: 'global' }, 0, GLOBAL);
     await loadDncEntries(pool, { scope: 'client', clientId: client.id }, GLOBAL, GLOBAL + CLIENT);
-    await compactAndAnalyze(db.url, pool);
+    await settle(db.url, pool);
     await checkpoint(pool);
     app = await startChild<AppReady>('app-server.js', {
       BENCH_APP_DATABASE_URL: db.url,

@@ -8,7 +8,7 @@ import { cloneBenchDatabase, createBenchDatabase, describeMachine, startBenchClu
 import { activeListedPhones, checkpoint, loadDncEntries, validDncPhones } from './support/dnc-data';
 import { CONNECTIONS, failures, interleaved, ROUNDS, SECONDS, VariantResult } from './support/interleaved';
 import { LoadTarget, mdRow } from './support/measured-load';
-import { compactAndAnalyze, createPopulation, grow } from './support/realistic-data';
+import { settle, createPopulation, grow } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
@@ -55,7 +55,7 @@ export async function dncCreateBench(): Promise<BenchSection> {
     const pop = await createPopulation(setup, [LEADS]);
     const client = await assignBenchClient(setup, pop);
     await grow(setup, pop, 0, LEADS, false);
-    await compactAndAnalyze(loaded.db.url, setup);
+    await settle(loaded.db.url, setup);
     order = (await setup.query(`SELECT id, code FROM call_order WHERE id = $1`, [client.mid])).rows[0] as typeof order;
     // Open round the clock: every created lead gets a planned call unless an entry blocks it.
     await setup.query(`UPDATE call_order SET call_schedule = $2::jsonb WHERE id = $1`, [
@@ -154,6 +154,11 @@ async function coveredLeads(url: string, orderId: number, clientId: number): Pro
   }
 }
 
+/** Round by round, `side`'s req/s over `base`'s: the two loads of one round run back to back. */
+function pairedRatios(side: VariantResult, base: VariantResult): number[] {
+  return side.rounds.map((m, i) => m.requestsPerSecond / base.rounds[i].requestsPerSecond);
+}
+
 function markdown(results: VariantResult[], covered: Record<string, Covered>): string {
   const base = results.find((r) => r.label === EMPTY);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -161,7 +166,8 @@ function markdown(results: VariantResult[], covered: Record<string, Covered>): s
     `${LEADS} leads of 34 interleaved orders; creates into an order of client C (its lists: the global one, C's, the order's). ` +
       `Lists loaded: ${GLOBAL} numbers on the global list, ${CLIENT} on C's (80% without expiry, 15% expiring later, 5% expired). ` +
       `${LISTED_PERCENT}% of the created phones are on an active entry, the rest on none; 16 countries. ${CONNECTIONS} connections, ` +
-      `${ROUNDS} rounds of ${SECONDS} s per side, interleaved. req/s: median and best round; p50 and p99: the median round's.`,
+      `${ROUNDS} rounds of ${SECONDS} s per side, interleaved. req/s: median and best round; p50 and p99: the median round's. ` +
+      'Paired: the median over rounds of the ratio of the two sides measured back to back in that round (drift of the machine cancels).',
     '',
     mdRow([
       'Side',
@@ -172,7 +178,7 @@ function markdown(results: VariantResult[], covered: Record<string, Covered>): s
       'server CPU ms',
       'PostgreSQL CPU ms',
       'errors / non-2xx',
-      'vs empty lists (median, best)',
+      'vs empty lists (median, best, paired)',
     ]),
     mdRow(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
@@ -182,7 +188,13 @@ function markdown(results: VariantResult[], covered: Record<string, Covered>): s
     const { errors, non2xx } = failures(r);
     const ratio =
       base && r !== base
-        ? `${(median(rps) / median(base.rounds.map((x) => x.requestsPerSecond))).toFixed(2)}x, ${(r.mostRequestsPerSecond / base.mostRequestsPerSecond).toFixed(2)}x`
+        ? [
+            median(rps) / median(base.rounds.map((x) => x.requestsPerSecond)),
+            r.mostRequestsPerSecond / base.mostRequestsPerSecond,
+            median(pairedRatios(r, base)),
+          ]
+            .map((x) => `${x.toFixed(2)}x`)
+            .join(', ')
         : '';
     lines.push(
       mdRow([
@@ -199,6 +211,14 @@ function markdown(results: VariantResult[], covered: Record<string, Covered>): s
     );
   }
   lines.push('', 'Rounds, req/s in run order: ' + results.map((r) => `${r.label} ${r.rounds.map((x) => x.requestsPerSecond).join(', ')}`).join('; ') + '.');
+  const loadedSide = results.find((r) => r.label === LOADED);
+  if (base && loadedSide)
+    lines.push(
+      '',
+      `Paired ratios by round: ${pairedRatios(loadedSide, base)
+        .map((x) => `${x.toFixed(2)}x`)
+        .join(', ')}.`,
+    );
   const l = covered[LOADED];
   if (l)
     lines.push(

@@ -4,7 +4,7 @@ import { ChildServer, startChild } from './support/child';
 import { assignBenchClient, BenchClient, clientCases, clientLeadsPercent, clientPhone, createApiKey } from './support/client-cases';
 import { BenchCluster, BenchDatabase, cloneBenchDatabase, createBenchDatabase, describeMachine, startBenchCluster } from './support/cluster';
 import { mdRow } from './support/measured-load';
-import { compactAndAnalyze, createPopulation, grow, Population } from './support/realistic-data';
+import { settle, createPopulation, grow, Population } from './support/realistic-data';
 import { BenchSection } from './support/report';
 
 /**
@@ -224,7 +224,7 @@ export async function listsBench(kinds: Kind[]): Promise<BenchSection> {
     for (const [i, stage] of STAGES.entries()) {
       const t0 = performance.now();
       await grow(pool, pop, size, stage, kinds.includes('calls'));
-      await compactAndAnalyze(db.url, pool);
+      await settle(db.url, pool);
       size = stage;
       const [counts] = (await pool.query(`SELECT (SELECT count(*) FROM lead) AS leads, (SELECT count(*) FROM call) AS calls`)).rows;
       growth.push({ size, seconds: Math.round((performance.now() - t0) / 100) / 10, leads: Number(counts.leads), calls: Number(counts.calls) });

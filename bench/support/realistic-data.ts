@@ -108,8 +108,11 @@ async function addCalls(pool: Pool, pop: Population, lo: number, hi: number): Pr
   );
 }
 
-/** Folds every pending counter delta (the app's own compactor may hold a set's lock meanwhile), then fresh statistics. */
-export async function compactAndAnalyze(url: string, pool: Pool): Promise<void> {
+/**
+ * Brings grown data to the state a running service keeps it in: every counter delta folded (the app's own compactor may hold a set's
+ * lock meanwhile), every event sequenced (as the sequencer does while rows are written), fresh statistics.
+ */
+export async function settle(url: string, pool: Pool): Promise<void> {
   const ds = await new DataSource(dataSourceOptions(url, { logging: ['error'] })).initialize();
   try {
     for (;;) {
@@ -125,5 +128,6 @@ export async function compactAndAnalyze(url: string, pool: Pool): Promise<void> 
   } finally {
     await ds.destroy();
   }
+  while (Number((await pool.query(`SELECT event_sequence(50000) AS n`)).rows[0].n) > 0);
   await pool.query(`VACUUM ANALYZE`);
 }
