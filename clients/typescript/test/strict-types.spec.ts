@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { buildApiDocument } from '../tools/document';
 import { typesOf } from '../tools/generate';
+import { diagnosticsOf, looseSpots, STRICT_OPTIONS } from './loose-types';
 
 interface Doc {
   paths: Record<
@@ -41,21 +42,6 @@ function probeOf(doc: Doc): { source: string; names: Map<string, { what: string;
   return { source: `${lines.join('\n')}\n`, names };
 }
 
-/** Where `any` or `unknown` hides in a type, as paths such as "data.list[].customValues[string]". */
-function looseSpots(checker: ts.TypeChecker, type: ts.Type, at: string, seen: Set<ts.Type>): string[] {
-  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return [at || '(the whole type)'];
-  if (seen.has(type)) return [];
-  seen.add(type);
-  if (type.isUnionOrIntersection()) return type.types.flatMap((part) => looseSpots(checker, part, at, seen));
-  if (checker.isArrayType(type) || checker.isTupleType(type)) {
-    return checker.getTypeArguments(type as ts.TypeReference).flatMap((item) => looseSpots(checker, item, `${at}[]`, seen));
-  }
-  if (!(type.flags & ts.TypeFlags.Object)) return [];
-  const properties = checker.getPropertiesOfType(type).flatMap((p) => looseSpots(checker, checker.getTypeOfSymbol(p), at ? `${at}.${p.name}` : p.name, seen));
-  const indexes = checker.getIndexInfosOfType(type).flatMap((info) => looseSpots(checker, info.type, `${at}[string]`, seen));
-  return [...properties, ...indexes];
-}
-
 /**
  * openapi-typescript's output for the document, compiled by a strict TypeScript program: it
  * compiles, and no response body or declared response header of any operation is, or holds, `any` or `unknown`.
@@ -75,16 +61,8 @@ describe('the document as strict TypeScript (openapi-typescript)', () => {
     writeFileSync(join(dir, 'schema.ts'), await typesOf(doc));
     const { source, names } = probeOf(doc);
     writeFileSync(join(dir, 'probe.ts'), source);
-    const options: ts.CompilerOptions = {
-      strict: true,
-      noEmit: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      types: [],
-      target: ts.ScriptTarget.ES2022,
-    };
-    const program = ts.createProgram([join(dir, 'probe.ts')], options);
-    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+    const program = ts.createProgram([join(dir, 'probe.ts')], STRICT_OPTIONS);
+    expect(diagnosticsOf(program)).toEqual([]);
 
     const checker = program.getTypeChecker();
     const never: string[] = [];
@@ -95,7 +73,7 @@ describe('the document as strict TypeScript (openapi-typescript)', () => {
       counts[side]++;
       const type = checker.getTypeAtLocation(statement.name);
       if (type.flags & ts.TypeFlags.Never) never.push(what);
-      const spots = looseSpots(checker, type, '', new Set());
+      const spots = looseSpots(checker, type);
       if (spots.length) loose[side][what] = [...new Set(spots)];
     }
     console.log(
