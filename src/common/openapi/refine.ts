@@ -20,8 +20,10 @@ export function assignOperationIds(document: OpenAPIObject): void {
   for (const { method, path, op } of operationsOf(document)) op.operationId = OPERATION_IDS[`${method.toUpperCase()} ${path}`] ?? derivedId(method, path);
 }
 
-const header = (description: string, schema: HeaderObject['schema'], example?: unknown): HeaderObject => ({
+/** A response header; `required` when every response that declares it carries it, whatever the configuration. */
+const header = (description: string, schema: HeaderObject['schema'], example?: unknown, required = false): HeaderObject => ({
   description,
+  ...(required ? { required } : {}),
   schema,
   ...(example === undefined ? {} : { example }),
 });
@@ -32,12 +34,18 @@ export const RESPONSE_HEADERS: Record<string, HeaderObject> = {
     'The request id: the caller’s own X-Request-Id when sane, else a new one; logged with the request',
     { type: 'string' },
     'b0f6e1a2-4c1d-4f3e-9a57-0c2d1e3f4a5b',
+    true,
   ),
   'X-RateLimit-Limit': header('Requests the key may make per window (sent when the deployment sets RATE_LIMIT_REQUESTS)', { type: 'integer', minimum: 0 }, 600),
   'X-RateLimit-Remaining': header('Requests left to the key in this window (with RATE_LIMIT_REQUESTS)', { type: 'integer', minimum: 0 }, 599),
   'X-RateLimit-Reset': header('Seconds until the window resets (with RATE_LIMIT_REQUESTS)', { type: 'integer', minimum: 0 }, 60),
   'Retry-After': header('Seconds to wait before retrying', { type: 'integer', minimum: 0 }, 1),
-  ETag: header('Validator of this response body; send it back as If-None-Match to get a 304 while it is unchanged', { type: 'string' }, 'W/"2a-3f1e0c2b"'),
+  ETag: header(
+    'Validator of this response body; send it back as If-None-Match to get a 304 while it is unchanged',
+    { type: 'string' },
+    'W/"2a-3f1e0c2b"',
+    true,
+  ),
   'Idempotent-Replayed': header(
     'true when this answer is the stored answer of an earlier request with the same Idempotency-Key',
     { type: 'string', enum: ['true'] },
