@@ -53,7 +53,7 @@ export class LeadHoldsRepository {
 
   /**
    * Stops the planned calls of every lead of these numbers the list covers, held as `dnc`, and writes their lead.updated events in the
-   * same statement (set-based: the per-row event trigger stands aside for it, see lead_stopped_event).
+   * same statement, in the order the update meets the leads (set-based: the per-row event trigger stands aside, see lead_stopped_event).
    */
   async stopPlanned(phones: string[], list: DncListScope, m: EntityManager): Promise<number> {
     await m.query(`SELECT set_config('app.lead_events_by_statement', 'on', true)`);
@@ -65,7 +65,7 @@ export class LeadHoldsRepository {
            AND ($2 = 'global' OR ($2 = 'client' AND o.client_id = $3) OR ($2 = 'order' AND l.order_id = $3))
          RETURNING l AS row),
        e AS (INSERT INTO event (type, order_id, payload)
-             SELECT 'lead.updated', (s.row).order_id, lead_stopped_event(s.row) FROM s ORDER BY (s.row).id RETURNING 1)
+             SELECT 'lead.updated', (s.row).order_id, lead_stopped_event(s.row) FROM s RETURNING 1)
        SELECT count(*)::int AS n FROM e`,
       [phones, list.scope, list.orderId ?? list.clientId],
     );
