@@ -1,13 +1,13 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MIGRATIONS } from '../../migrations';
 import { demoOrder, DemoOrder, People } from './support/fixtures';
 import { Fleet, Instance } from './support/fleet';
-import { LedgerVerdict, LoadRun, verifyLedger, WebhookReceiver } from './support/fleet-load';
+import { Attempt, LedgerVerdict, LoadRun, verifyLedger, WebhookReceiver } from './support/fleet-load';
 import { haproxyBinary } from './support/haproxy';
 import { HttpClient } from './support/http';
 import { sleep } from './support/postgres';
-import { RESULTS_DIR, writeFigures, writeNeedles } from './support/run-dir';
+import { RESULTS_DIR, runState, writeFigures, writeNeedles } from './support/run-dir';
 
 /**
  * The service run as ops run it: HAProxy (health checks on /health/ready every 500 ms) in front of
@@ -106,6 +106,7 @@ afterAll(async () => {
   lb?.close();
   await fleet?.close();
   await hook.close();
+  await copyFile(path.join(runState().runDir, 'fleet-haproxy.log'), path.join(RESULTS_DIR, 'fleet-haproxy.log')).catch(() => undefined);
 }, 120_000);
 
 describeWithHaproxy('a fleet behind a load balancer', () => {
@@ -158,7 +159,7 @@ describeWithHaproxy('a fleet behind a load balancer', () => {
     await sleep(WARM_UP_MS);
     await run.stop();
     const v = await verifyLedger(fleet.db, lb, run.leads, hook, SETTLE_WITHIN_MS);
-    figures.rolling = { exits, failures: run.failures(), verdict: v };
+    figures.rolling = { exits, failures: run.failures(), resent: run.attempts.filter((a) => a.resent), verdict: v };
     rows.push(loadRow('rolling restart (SIGTERM, 5 in turn)', run, v));
     expect(Object.values(exits).every((e) => e.startsWith('0 '))).toBe(true);
     expect(run.failures()).toEqual({});
@@ -186,10 +187,22 @@ describeWithHaproxy('a fleet behind a load balancer', () => {
     await fleet.start(victim);
     await run.stop();
     const { failed, inFlight } = run.failedAround(killedAt, diedAt);
-    const failedAttempts = run.attempts.filter((a) => !a.ok).map((a) => ({ outcome: a.outcome, startMs: a.startedAt - killedAt, endMs: a.endedAt - killedAt }));
+    const fromKill = (a: Attempt) => ({ ...a, startMs: a.startedAt - killedAt, endMs: a.endedAt - killedAt });
+    const failedAttempts = run.attempts.filter((a) => !a.ok || a.resent).map(fromKill);
     const v = await verifyLedger(fleet.db, retrying, run.leads, hook, SETTLE_WITHIN_MS);
     retrying.close();
-    figures.kill = { inFlightAtKill: inFlight.size, dyingMs, failedLeads: failed.size, failedAttempts, failures: run.failures(), verdict: v };
+    const twice = new Set(v.duplicatedRows.map((r) => r.marker));
+    const duplicates = { leads: v.duplicatedRows, attempts: run.attempts.filter((a) => twice.has(a.marker)).map(fromKill) };
+    figures.kill = {
+      killedAt: new Date(killedAt).toISOString(),
+      inFlightAtKill: inFlight.size,
+      dyingMs,
+      failedLeads: failed.size,
+      failedAttempts,
+      duplicates,
+      failures: run.failures(),
+      verdict: v,
+    };
     rows.push(loadRow(`kill -9 of ${victim.name} (${inFlight.size} requests in flight)`, run, v));
     // Only requests in flight while it died (on any instance: which one a cut request reached is not known) may fail.
     expect([...failed].filter((m) => !inFlight.has(m))).toEqual([]);

@@ -16,6 +16,12 @@ export interface Attempt {
   ok: boolean;
   /** The lead this request created or read. */
   marker: string;
+  /** What sent it: the create's kind and key, its try, or a read. */
+  label: string;
+  /** The instance that answered (X-Served-By), if an answer came. */
+  servedBy?: string;
+  /** Sent a second time by the HTTP client (HttpResult.resent). */
+  resent?: boolean;
 }
 
 /** One lead a client asked for: acknowledged when an answer 2xx came back (after retries, for keyed clients). */
@@ -41,15 +47,18 @@ export class LoadRun {
     private readonly thinkMs: number,
   ) {}
 
-  private async attempt(marker: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult | null> {
+  private async attempt(marker: string, label: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult | null> {
     const startedAt = Date.now();
+    const headers = { ...o.headers, 'X-Lead-Marker': marker };
     try {
-      const r = await this.http.request(method, path, { timeoutMs: 30_000, ...o });
-      this.attempts.push({ startedAt, endedAt: Date.now(), outcome: String(r.status), ok: r.status >= 200 && r.status < 300, marker });
+      const r = await this.http.request(method, path, { timeoutMs: 30_000, ...o, headers });
+      const ok = r.status >= 200 && r.status < 300;
+      const servedBy = r.headers['x-served-by'] as string | undefined;
+      this.attempts.push({ startedAt, endedAt: Date.now(), outcome: String(r.status), ok, marker, label, servedBy, resent: r.resent });
       return r;
     } catch (err) {
       if (!(err instanceof ConnectionError)) throw err;
-      this.attempts.push({ startedAt, endedAt: Date.now(), outcome: err.code, ok: false, marker });
+      this.attempts.push({ startedAt, endedAt: Date.now(), outcome: err.code, ok: false, marker, label, resent: err.resent });
       return null;
     }
   }
@@ -61,7 +70,7 @@ export class LoadRun {
     const path = kind === 'sync' ? '/v2/lead/create/' : '/v2/lead/create-async/';
     const o: RequestOptions = { body: leadBody(this.order, this.people, rec.marker), headers: keyed ? { 'Idempotency-Key': randomUUID() } : {} };
     for (let tries = 1; ; tries++) {
-      const r = await this.attempt(rec.marker, 'POST', path, o);
+      const r = await this.attempt(rec.marker, `${kind} ${keyed ? 'keyed' : 'unkeyed'} try ${tries}`, 'POST', path, o);
       if (r && r.status >= 200 && r.status < 300) {
         rec.acknowledged = true;
         if (kind === 'sync') rec.leadId = Number(r.body?.data?.id);
@@ -80,8 +89,8 @@ export class LoadRun {
     while (!this.stopped) {
       await this.create(kind, keyed);
       const last = this.leads[this.leads.length - 1];
-      if (last.leadId) await this.attempt(last.marker, 'GET', `/v2/lead/detail/${last.leadId}/`);
-      if (last.jobId) await this.attempt(last.marker, 'GET', `/v2/lead/create-async/${last.jobId}/`);
+      if (last.leadId) await this.attempt(last.marker, 'read', 'GET', `/v2/lead/detail/${last.leadId}/`);
+      if (last.jobId) await this.attempt(last.marker, 'read', 'GET', `/v2/lead/create-async/${last.jobId}/`);
       await sleep(this.thinkMs * (0.5 + Math.random()));
     }
   }
@@ -158,10 +167,19 @@ export class WebhookReceiver {
   }
 }
 
+interface StoredLead {
+  marker: string;
+  id: number;
+  jobId: string | null;
+  createdAt: Date;
+}
+
 export interface LedgerVerdict {
   acknowledged: number;
   lost: string[];
   duplicated: string[];
+  /** The leads of a marker stored more than once (a job id tells a keyed create). */
+  duplicatedRows: StoredLead[];
   jobs: { accepted: number; done: number; notDone: string[] };
   deliveries: { expected: number; delivered: number; missing: string[] };
 }
@@ -186,11 +204,12 @@ export async function verifyLedger(db: Client, http: HttpClient, leads: LeadRequ
   const acked = leads.filter((l) => l.acknowledged);
   const jobIds = acked.filter((l) => l.jobId).map((l) => l.jobId!);
   const states = await jobStates(http, jobIds, withinMs);
-  const rows = await db.query<{ m: string; id: number }>(`SELECT external_id_crm_a AS m, id FROM lead WHERE external_id_crm_a = ANY($1)`, [
-    leads.map((l) => l.marker),
-  ]);
+  const rows = await db.query<StoredLead>(
+    `SELECT external_id_crm_a AS marker, id, job_id AS "jobId", created_at AS "createdAt" FROM lead WHERE external_id_crm_a = ANY($1) ORDER BY id`,
+    [leads.map((l) => l.marker)],
+  );
   const byMarker = new Map<string, number[]>();
-  for (const r of rows.rows) byMarker.set(r.m, [...(byMarker.get(r.m) ?? []), r.id]);
+  for (const r of rows.rows) byMarker.set(r.marker, [...(byMarker.get(r.marker) ?? []), r.id]);
   const lost: string[] = [];
   const expected = new Map<string, number>();
   for (const l of acked) {
@@ -207,6 +226,7 @@ export async function verifyLedger(db: Client, http: HttpClient, leads: LeadRequ
     acknowledged: acked.length,
     lost,
     duplicated: [...byMarker].filter(([, ids]) => ids.length > 1).map(([m, ids]) => `${m}: ${ids.length} leads`),
+    duplicatedRows: rows.rows.filter((r) => (byMarker.get(r.marker)?.length ?? 0) > 1),
     jobs: {
       accepted: jobIds.length,
       done: jobIds.filter((id) => states.get(id)?.status === 'done').length,

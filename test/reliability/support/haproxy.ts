@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freeLoopbackPort } from './ports';
 import { settlesWithin, sleep } from './postgres';
@@ -17,20 +17,44 @@ export interface Backend {
   port: number;
 }
 
+/** One line per request: accept date (ms), idle time before it, frontend, server, status, termination state, retries, method, path, marker. */
+const LOG_FORMAT = '%Ts%ms %Ti %ft %s %ST %tsc %rc %HM %HP %[capture.req.hdr(0)]';
+
+/** A request as HAProxy logged it. A request cut on a kept-alive client connection is not logged: HAProxy closes it silently. */
+export interface LoggedRequest {
+  /** When its first byte came (epoch ms). */
+  at: number;
+  frontend: string;
+  server: string;
+  status: number;
+  /** Termination state: `----` for a normal end, `SH--` for a server that aborted before its answer, ... */
+  termination: string;
+  /** Retries (prefixed with + when redispatched to another server). */
+  retries: string;
+  method: string;
+  path: string;
+  /** The X-Lead-Marker header, or `-`. */
+  marker: string;
+}
+
 /**
  * HAProxy in front of the API instances, health-checking /health/ready every 500 ms, with two
  * entrances: `plain` never retries (like a Kubernetes Service), `retrying` retries a refused
  * connection on another instance (one connection per request, so a killed instance's connections
- * are never reused). Every answer says which instance served it (`X-Served-By`).
+ * are never reused). Every answer says which instance served it (`X-Served-By`); every request is logged
+ * with its X-Lead-Marker (requests()).
  */
 function config(plainPort: number, retryingPort: number, statsPort: number, servers: Backend[]): string {
   const checked = servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`).join('\n');
   const tracked = servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} track api/${s.name}`).join('\n');
   return `global
   maxconn 4000
+  log stdout format raw local0
 
 defaults
   mode http
+  log global
+  log-format "${LOG_FORMAT}"
   timeout connect 2s
   timeout client 60s
   timeout server 60s
@@ -39,14 +63,17 @@ defaults
 
 frontend plain
   bind 127.0.0.1:${plainPort}
+  http-request capture req.hdr(X-Lead-Marker) len 36
   default_backend api
 
 frontend retrying
   bind 127.0.0.1:${retryingPort}
+  http-request capture req.hdr(X-Lead-Marker) len 36
   default_backend api_retrying
 
 listen stats
   bind 127.0.0.1:${statsPort}
+  no log
   stats enable
   stats uri /stats
 
@@ -76,6 +103,7 @@ export class HaProxy {
     readonly plainUrl: string,
     readonly retryingUrl: string,
     private readonly statsUrl: string,
+    private readonly logFile: string,
   ) {}
 
   static async start(binary: string, dir: string, servers: Backend[], logFile: string): Promise<HaProxy> {
@@ -87,7 +115,7 @@ export class HaProxy {
     closeSync(fd);
     const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
     await rememberPid(proc.pid!);
-    const lb = new HaProxy(proc, exited, `http://127.0.0.1:${plain}`, `http://127.0.0.1:${retrying}`, `http://127.0.0.1:${stats}/stats;csv`);
+    const lb = new HaProxy(proc, exited, `http://127.0.0.1:${plain}`, `http://127.0.0.1:${retrying}`, `http://127.0.0.1:${stats}/stats;csv`, logFile);
     for (let i = 0; i < 100 && !(await lb.states().catch(() => null)); i++) await sleep(100);
     return lb;
   }
@@ -100,6 +128,15 @@ export class HaProxy {
       if (row[0] === 'api' && row[1] !== 'FRONTEND' && row[1] !== 'BACKEND') out[row[1]] = row[17];
     }
     return out;
+  }
+
+  /** The requests logged so far (HAProxy's own messages left out). */
+  async requests(): Promise<LoggedRequest[]> {
+    const lines = (await readFile(this.logFile, 'utf8')).split('\n').filter((l) => /^\d{13} /.test(l));
+    return lines.map((l) => {
+      const [accepted, idle, frontend, server, status, termination, retries, method, path, marker] = l.split(' ');
+      return { at: Number(accepted) + Math.max(0, Number(idle)), frontend, server, status: Number(status), termination, retries, method, path, marker };
+    });
   }
 
   /** Waits until HAProxy sees `name` in the wanted state. */

@@ -6,6 +6,8 @@ export interface HttpResult {
   /** Parsed JSON when the body is JSON, else the text. */
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   ms: number;
+  /** Sent a second time by this client (its reused keep-alive socket was reset). */
+  resent?: boolean;
 }
 
 export interface RequestOptions {
@@ -18,6 +20,8 @@ export interface RequestOptions {
 
 /** A connection-level failure (refused, reset, timed out): the client saw no HTTP answer. */
 export class ConnectionError extends Error {
+  resent = false;
+
   constructor(
     readonly code: string,
     readonly reusedSocket = false,
@@ -44,7 +48,15 @@ export class HttpClient {
     } catch (err) {
       // A kept-alive socket the server closed just as it was reused: the request never reached the
       // server (Node's documented case for one retry), so it is the client's hiccup, not an answer.
-      if (err instanceof ConnectionError && err.code === 'ECONNRESET' && err.reusedSocket) return this.once(method, path, o);
+      if (err instanceof ConnectionError && err.code === 'ECONNRESET' && err.reusedSocket) {
+        return this.once(method, path, o).then(
+          (r) => ({ ...r, resent: true }),
+          (e: unknown) => {
+            if (e instanceof ConnectionError) e.resent = true;
+            throw e;
+          },
+        );
+      }
       throw err;
     }
   }
