@@ -6,7 +6,7 @@ export interface HttpResult {
   /** Parsed JSON when the body is JSON, else the text. */
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   ms: number;
-  /** Sent a second time by this client (its reused keep-alive socket was reset). */
+  /** Sent a second time by this client (an idempotent request whose reused keep-alive socket was reset). */
   resent?: boolean;
 }
 
@@ -17,6 +17,10 @@ export interface RequestOptions {
   timeoutMs?: number;
   noKey?: boolean;
 }
+
+/** Methods a client may send again when the connection failed before an answer. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const IDLE_SOCKET_MS = 4000;
 
 /** A connection-level failure (refused, reset, timed out): the client saw no HTTP answer. */
 export class ConnectionError extends Error {
@@ -39,16 +43,17 @@ export class HttpClient {
     private readonly apiKey: string,
     maxSockets = 64,
   ) {
-    this.agent = new http.Agent({ keepAlive: true, maxSockets });
+    // Idle sockets are dropped before a server or balancer closes them (Node's 5 s, HAProxy's 10 s here).
+    this.agent = new http.Agent({ keepAlive: true, maxSockets, timeout: IDLE_SOCKET_MS });
   }
 
   async request(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult> {
     try {
       return await this.once(method, path, o);
     } catch (err) {
-      // A kept-alive socket the server closed just as it was reused: the request never reached the
-      // server (Node's documented case for one retry), so it is the client's hiccup, not an answer.
-      if (err instanceof ConnectionError && err.code === 'ECONNRESET' && err.reusedSocket) {
+      // A reset reused socket may be an idle close, or a proxy closing a kept-alive client after the request reached
+      // an instance that died (HAProxy sends no 502 then). Only an idempotent method may go again (RFC 9110, 9.2.2).
+      if (err instanceof ConnectionError && err.code === 'ECONNRESET' && err.reusedSocket && IDEMPOTENT.has(method)) {
         return this.once(method, path, o).then(
           (r) => ({ ...r, resent: true }),
           (e: unknown) => {
