@@ -140,6 +140,23 @@ describe('Idempotency-Key on lead creation when the idempotency record is lost',
     expect((await t.ds.query(`SELECT count(*)::int AS n FROM lead_async_job WHERE order_id = $1`, [order.id]))[0].n).toBe(1);
   });
 
+  it('a sync create whose process died after its commit, before storing the answer: the retry taking over the claim gets that lead', async () => {
+    const order = await createLeadOrder(t);
+    const body = leadBody(order);
+    const first = await send('/v2/lead/create/', 'died-1', body).expect(200);
+    // What a SIGKILL between the lead's commit and the answer's leaves: an unfinished claim, older than the abandonment window.
+    await t.ds.query(
+      `UPDATE idempotency_record SET owner = gen_random_uuid(), status_code = NULL, response = NULL, response_headers = NULL, completed_at = NULL,
+         created_at = now() - interval '21 seconds' WHERE key = 'died-1'`,
+    );
+    const retry = await send('/v2/lead/create/', 'died-1', body).expect(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.body.data.id).toBe(first.body.data.id);
+    expect(await leads(order.id)).toBe(1);
+    const replay = await send('/v2/lead/create/', 'died-1', body).expect(200);
+    expect({ replayed: replay.headers['idempotent-replayed'], id: replay.body.data.id }).toEqual({ replayed: 'true', id: first.body.data.id });
+  });
+
   it('another key or another body is another lead', async () => {
     const order = await createLeadOrder(t);
     const a = await send('/v2/lead/create/', 'k-a', leadBody(order)).expect(200);
