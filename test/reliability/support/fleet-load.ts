@@ -4,11 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { DemoOrder, leadBody, People } from './fixtures';
 import { ConnectionError, HttpClient, HttpResult, RequestOptions } from './http';
+import type { LoggedRequest } from './haproxy';
 import { eachLimited, percentile, round } from './load';
 import { sleep } from './postgres';
 
-/** One request as the load balancer's client saw it. */
+/** One attempt of a request as the load balancer's client saw it. */
 export interface Attempt {
+  /** The request it belongs to: a create and its tries share one, a read has its own. */
+  request: number;
+  method: string;
+  path: string;
   startedAt: number;
   endedAt: number;
   /** HTTP status, or the connection error's code. */
@@ -38,6 +43,7 @@ export class LoadRun {
   readonly attempts: Attempt[] = [];
   readonly leads: LeadRequest[] = [];
   private stopped = false;
+  private requests = 0;
   private running: Promise<void> = Promise.resolve();
 
   constructor(
@@ -47,18 +53,19 @@ export class LoadRun {
     private readonly thinkMs: number,
   ) {}
 
-  private async attempt(marker: string, label: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult | null> {
+  private async attempt(request: number, marker: string, label: string, method: string, path: string, o: RequestOptions = {}): Promise<HttpResult | null> {
     const startedAt = Date.now();
+    const at = { request, method, path, startedAt, marker, label };
     const headers = { ...o.headers, 'X-Lead-Marker': marker };
     try {
       const r = await this.http.request(method, path, { timeoutMs: 30_000, ...o, headers });
       const ok = r.status >= 200 && r.status < 300;
       const servedBy = r.headers['x-served-by'] as string | undefined;
-      this.attempts.push({ startedAt, endedAt: Date.now(), outcome: String(r.status), ok, marker, label, servedBy, resent: r.resent });
+      this.attempts.push({ ...at, endedAt: Date.now(), outcome: String(r.status), ok, servedBy, resent: r.resent });
       return r;
     } catch (err) {
       if (!(err instanceof ConnectionError)) throw err;
-      this.attempts.push({ startedAt, endedAt: Date.now(), outcome: err.code, ok: false, marker, label, resent: err.resent });
+      this.attempts.push({ ...at, endedAt: Date.now(), outcome: err.code, ok: false, resent: err.resent });
       return null;
     }
   }
@@ -69,8 +76,9 @@ export class LoadRun {
     this.leads.push(rec);
     const path = kind === 'sync' ? '/v2/lead/create/' : '/v2/lead/create-async/';
     const o: RequestOptions = { body: leadBody(this.order, this.people, rec.marker), headers: keyed ? { 'Idempotency-Key': randomUUID() } : {} };
+    const request = this.requests++;
     for (let tries = 1; ; tries++) {
-      const r = await this.attempt(rec.marker, `${kind} ${keyed ? 'keyed' : 'unkeyed'} try ${tries}`, 'POST', path, o);
+      const r = await this.attempt(request, rec.marker, `${kind} ${keyed ? 'keyed' : 'unkeyed'} try ${tries}`, 'POST', path, o);
       if (r && r.status >= 200 && r.status < 300) {
         rec.acknowledged = true;
         if (kind === 'sync') rec.leadId = Number(r.body?.data?.id);
@@ -89,8 +97,8 @@ export class LoadRun {
     while (!this.stopped) {
       await this.create(kind, keyed);
       const last = this.leads[this.leads.length - 1];
-      if (last.leadId) await this.attempt(last.marker, 'read', 'GET', `/v2/lead/detail/${last.leadId}/`);
-      if (last.jobId) await this.attempt(last.marker, 'read', 'GET', `/v2/lead/create-async/${last.jobId}/`);
+      if (last.leadId) await this.attempt(this.requests++, last.marker, 'read', 'GET', `/v2/lead/detail/${last.leadId}/`);
+      if (last.jobId) await this.attempt(this.requests++, last.marker, 'read', 'GET', `/v2/lead/create-async/${last.jobId}/`);
       await sleep(this.thinkMs * (0.5 + Math.random()));
     }
   }
@@ -114,18 +122,38 @@ export class LoadRun {
     return out;
   }
 
-  /** The leads whose requests were not all answered 2xx, and the leads with a request in flight between `from` and `to`. */
-  failedAround(from: number, to: number): { failed: Set<string>; inFlight: Set<string> } {
-    return {
-      failed: new Set(this.attempts.filter((a) => !a.ok).map((a) => a.marker)),
-      inFlight: new Set(this.attempts.filter((a) => a.startedAt <= to && a.endedAt >= from).map((a) => a.marker)),
-    };
+  /** The requests that did not end 2xx (after their tries): the last attempt of each. */
+  failedRequests(): Attempt[] {
+    const last = new Map<number, Attempt>();
+    for (const a of this.attempts) if ((last.get(a.request)?.startedAt ?? -1) <= a.startedAt) last.set(a.request, a);
+    return [...last.values()].filter((a) => !a.ok);
+  }
+
+  /** Attempts under way at some moment between `from` and `to`. */
+  inFlight(from: number, to: number): Attempt[] {
+    return this.attempts.filter((a) => a.startedAt <= to && a.endedAt >= from);
   }
 
   latency(): { p50: number; p99: number } {
     const ms = this.attempts.map((a) => a.endedAt - a.startedAt);
     return { p50: round(percentile(ms, 50)), p99: round(percentile(ms, 99)) };
   }
+}
+
+/**
+ * The failed requests not cut on `victim` by its death. A cut one started before the instance was gone, ended after the
+ * signal, and failed as HAProxy fails it: a 502 logged as a server abort on the victim, or (a kept-alive client connection)
+ * a reset HAProxy did not log. Attempts and log lines are matched by marker, method, path and time.
+ */
+export function notCutOn(victim: string, killedAt: number, diedAt: number, failed: Attempt[], log: LoggedRequest[]): string[] {
+  return failed.flatMap((a) => {
+    const logged = log.filter((l) => l.marker === a.marker && l.method === a.method && l.path === a.path && l.at >= a.startedAt - 5 && l.at <= a.endedAt + 5);
+    const abortedOnVictim = logged.length > 0 && logged.every((l) => l.server === victim && l.status === 502 && l.termination.startsWith('S'));
+    const cut = logged.length === 0 ? a.outcome === 'ECONNRESET' : a.outcome === '502' && abortedOnVictim;
+    if (cut && a.startedAt <= diedAt && a.endedAt >= killedAt) return [];
+    const haproxy = logged.map((l) => `${l.server} ${l.status} ${l.termination}`).join(', ') || 'not logged';
+    return [`${a.label} ${a.method} ${a.path}: ${a.outcome}, ${a.startedAt - killedAt}..${a.endedAt - killedAt} ms from the kill; HAProxy: ${haproxy}`];
+  });
 }
 
 /** lead.created deliveries by lead marker, and deliveries of one webhook-id that overlapped in time (sent twice at once). */
