@@ -70,7 +70,10 @@ export class LoadRun {
     }
   }
 
-  /** Half the clients send an Idempotency-Key and resend on 503 or a lost connection, as integrators do; the others send once. */
+  /**
+   * Half the clients send an Idempotency-Key and resend on a lost connection, a 502 (the balancer's answer for an instance
+   * that died mid-request) or a 503, as integrators do; the others send once.
+   */
   private async create(kind: 'sync' | 'async', keyed: boolean): Promise<void> {
     const rec: LeadRequest = { marker: randomUUID(), kind, acknowledged: false };
     this.leads.push(rec);
@@ -86,7 +89,7 @@ export class LoadRun {
         return;
       }
       const inProgress = r?.status === 409 && /in progress/i.test(String(r.body?.message ?? ''));
-      if (!keyed || tries >= 20 || !(r === null || r.status === 503 || inProgress)) return;
+      if (!keyed || tries >= 20 || !(r === null || r.status === 502 || r.status === 503 || inProgress)) return;
       await sleep(Math.min(200 * tries, 1000));
     }
   }
