@@ -18,7 +18,7 @@ describe('rate limiting (RATE_LIMIT_REQUESTS)', () => {
 
   const users = (http: App, key: string) => request(http).get('/v2/user/list/').set('X-Api-Key', key);
 
-  it('counts requests per key, says what is left, then answers 429 with the envelope and Retry-After', async () => {
+  it('counts requests per key, says what is left, then answers 429 with the envelope, Retry-After and nothing remaining', async () => {
     const key = await t.keyWith('api');
     for (let i = 1; i <= LIMIT; i++) {
       const res = await users(t.http, key).expect(200);
@@ -33,6 +33,9 @@ describe('rate limiting (RATE_LIMIT_REQUESTS)', () => {
     const retryAfter = Number(res.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(86400);
+    expect(res.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+    expect(res.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
   });
 
   it('gives every key its own budget', async () => {
