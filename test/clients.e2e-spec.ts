@@ -71,6 +71,7 @@ describe('clients', () => {
     ]);
 
     await post('/v2/client/update/2147483647/', { name: 'Nobody' }).expect(404);
+    await post('/v2/client/update/2147483647/', { name: 'Car service' }).expect(404);
     const bad = await post('/v2/client/update/0/', { name: 'Nobody' }).expect(400);
     expect(bad.body.data.errors[0].field).toBe('id');
     const blank = await post(`/v2/client/update/${id}/`, { name: ' ' }).expect(400);

@@ -118,6 +118,8 @@ describe('reference data: sip endpoints, call scenarios, call attempt groups', (
       expect(res.body).toEqual({ success: false, message: expect.any(String), data: [] });
       expect((await get(`/v2/sip-endpoint/detail/${id}/`)).body.data).toMatchObject({ number: '+78123456780', title: 'СПб' });
       expect((await get(`/v2/sip-endpoint/detail/${other}/`)).body.data.number).toBe('+12025550123');
+      // A missing endpoint is a 404 even when the number is taken.
+      await post('/v2/sip-endpoint/update/2147483647/', { number: '+1 202 555 0123' }).expect(404);
 
       for (const body of [{ number: 'bad', title: 'Changed' }, { title: '' }, { title: null }, { isActive: 1 }, { number: null }]) {
         await post(`/v2/sip-endpoint/update/${id}/`, body).expect(400);

@@ -229,6 +229,8 @@ describe('users', () => {
       expect(res.body).toEqual({ success: false, message: expect.any(String), data: [] });
       const stored = (await get(`/v2/user/detail/${b}/`)).body.data;
       expect(stored).toMatchObject({ email: 'second@example.com', name: 'B' });
+      // A missing user is a 404 even when the address is taken.
+      await post('/v2/user/update/2147483647/', { email: 'FIRST.NEW@example.com' }).expect(404);
     });
 
     it('rejects invalid fields with 400 and changes nothing', async () => {

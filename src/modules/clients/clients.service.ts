@@ -41,7 +41,11 @@ export class ClientsService {
   }
 
   async renameClient(id: number, name: string): Promise<void> {
-    if (await this.clients.nameTaken(name, id)) throw nameTaken(name);
+    if (await this.clients.nameTaken(name, id)) {
+      // A missing client is a 404 before the conflict its name would make.
+      if ((await this.clients.existingIds([id])).length === 0) throw DomainError.notFound('Client', id, CLIENT_ERRORS.NOT_FOUND);
+      throw nameTaken(name);
+    }
     let found: boolean;
     try {
       found = await this.clients.rename(id, name);

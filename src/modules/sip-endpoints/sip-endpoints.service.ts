@@ -56,7 +56,11 @@ export class SipEndpointsService {
     const patch: Partial<SipEndpointFields> = { title: input.title, isActive: input.isActive };
     if (input.number !== undefined) {
       patch.number = normalisedNumber(input.number);
-      if (await this.endpoints.numberTaken(patch.number, id)) throw numberTaken(patch.number);
+      if (await this.endpoints.numberTaken(patch.number, id)) {
+        // A missing endpoint is a 404 before the conflict its number would make.
+        if ((await this.endpoints.existingIds([id])).length === 0) throw DomainError.notFound('Sip endpoint', id, SIP_ENDPOINT_ERRORS.NOT_FOUND);
+        throw numberTaken(patch.number);
+      }
     }
     let found: boolean;
     try {

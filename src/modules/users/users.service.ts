@@ -65,7 +65,11 @@ export class UsersService {
   }
 
   async updateUser(id: number, input: UserInput): Promise<void> {
-    if (input.email !== undefined && (await this.users.emailTaken(input.email, id))) throw emailTaken(input.email);
+    if (input.email !== undefined && (await this.users.emailTaken(input.email, id))) {
+      // A missing user is a 404 before the conflict its body would make.
+      if ((await this.users.existingIds([id])).length === 0) throw DomainError.notFound('User', id, USER_ERRORS.NOT_FOUND);
+      throw emailTaken(input.email);
+    }
     let found: boolean;
     try {
       found = await this.users.update(id, toUserFields(input));
