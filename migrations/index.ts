@@ -31,7 +31,7 @@ import { AddLeadConsent1795690374158 } from './1795690374158-add-lead-consent';
 import { AddLeadDailyCap1795691046474 } from './1795691046474-add-lead-daily-cap';
 import { CallStatusOptOut1795691567482 } from './1795691567482-call-status-opt-out';
 import { PlanningHold1795694907738 } from './1795694907738-planning-hold';
-import { CounterUpdateTriggersPlannedPerStatement1795700000000 } from './1795700000000-counter-update-triggers-planned-per-statement';
+import { CounterUpdateTriggersNoNestedLoop1795700000000 } from './1795700000000-counter-update-triggers-no-nested-loop';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -68,5 +68,5 @@ export const MIGRATIONS = [
   AddLeadDailyCap1795691046474,
   CallStatusOptOut1795691567482,
   PlanningHold1795694907738,
-  CounterUpdateTriggersPlannedPerStatement1795700000000,
+  CounterUpdateTriggersNoNestedLoop1795700000000,
 ];

@@ -10,8 +10,8 @@ const HOUR = 3_600_000;
 
 /**
  * The counters' update triggers join their transition tables. On one connection a one-row update comes first, then an update of
- * 20,000 rows: a plan kept from the first (a nested loop) would take minutes; planned for each statement it takes about a second. The
- * statement timeout turns the slow case into a failure; the counts after it must be exact.
+ * 20,000 rows: a plan kept from the first (a nested loop) would take minutes; a hash join takes about a second. The statement
+ * timeout turns the slow case into a failure; the counts after it must be exact.
  */
 describe('counter triggers: a bulk update after a one-row update on the same connection', () => {
   let db: { url: string; drop(): Promise<void> };

@@ -1,13 +1,13 @@
 import { whereOf } from '../sql-params';
 import { CounterSpec, countedRowConditions, groupByKeyAndHour, hourFunction, keyColumnList } from './counter-spec';
-import { type JoinPlanning, joiningStatement, statementTrigger, triggerFunction } from './statement-triggers';
+import { type JoinPlanning, statementTrigger, triggerFunction } from './statement-triggers';
 
 /**
  * DDL of a set (migration `up`). Writers never update a shared row: statement triggers append one
  * delta per key and hour a statement touched, so bursts of inserts take no common lock; the
  * compactor folds deltas into the counters (compaction.ts) and a total reads both.
  */
-export function counterSchema(spec: CounterSpec, planning: JoinPlanning = 'per-statement'): string[] {
+export function counterSchema(spec: CounterSpec, planning: JoinPlanning = 'no-nested-loop'): string[] {
   return [...counterTables(spec), hourFunctionDdl(spec), ...counterTriggerFunctions(spec, planning), ...counterTriggers(spec)];
 }
 
@@ -112,7 +112,7 @@ function counterTriggerFunctions(spec: CounterSpec, planning: JoinPlanning): str
 
 /** The update trigger's function (joins the transition tables); `replace`: one of that name. */
 export function updateTriggerFunction(spec: CounterSpec, planning: JoinPlanning, replace = false): string {
-  return triggerFunction(`${spec.name}_on_update`, joiningStatement(updateDeltas(spec), planning), replace);
+  return triggerFunction(`${spec.name}_on_update`, `${updateDeltas(spec)};`, { replace, joins: planning });
 }
 
 /**

@@ -26,9 +26,9 @@ export class CounterSet {
   /**
    * Migration `up`: the counters and the statement triggers appending deltas to them. A set's spec
    * and these generators define a schema that has run: changing either needs a new migration
-   * (`cached`: the update function as the first migrations made it, see updateTriggerFunctions).
+   * (`any`: the update function as the first migrations made it, see updateTriggerFunctions).
    */
-  schema(planning: JoinPlanning = 'per-statement'): string[] {
+  schema(planning: JoinPlanning = 'no-nested-loop'): string[] {
     return counterSchema(this.spec, planning);
   }
 
@@ -47,7 +47,7 @@ export class CounterSet {
     return dropRollupSchema(this.spec);
   }
 
-  /** A migration replacing the update trigger functions of the set and its rollup (they join transition tables), planned as said. */
+  /** A migration replacing the update trigger functions of the set and its rollup (they join transition tables), joining as said. */
   updateTriggerFunctions(planning: JoinPlanning): string[] {
     return [updateTriggerFunction(this.spec, planning, true), ...(this.spec.rollup === undefined ? [] : rollupUpdateFunctions(this.spec, planning))];
   }

@@ -1,5 +1,5 @@
 import { CounterSpec } from './counter-spec';
-import { type JoinPlanning, joiningStatement, statementTrigger, triggerFunction, type TriggerEvent } from './statement-triggers';
+import { type JoinPlanning, statementTrigger, triggerFunction, type TriggerEvent } from './statement-triggers';
 
 const LEVELS = ['hour', 'day', null] as const;
 type Bucket = (typeof LEVELS)[number];
@@ -73,7 +73,7 @@ function rollupTriggers(spec: CounterSpec, rl: RollupLevel): string[] {
       'INSERT',
       triggerFunction(`${target}_on_ins`, `${foldIntoRollup(rl, `SELECT ${key}, sum(n), min(min_id), max(max_id) FROM new_rows GROUP BY ${key}`)};`),
     ],
-    ['upd', 'UPDATE', rollupUpdateFunction(spec, rl, 'per-statement')],
+    ['upd', 'UPDATE', rollupUpdateFunction(spec, rl, 'no-nested-loop')],
     [
       'del',
       'DELETE',
@@ -89,7 +89,7 @@ function rollupUpdateFunction(spec: CounterSpec, rl: RollupLevel, planning: Join
   const sameRow = [...spec.dimensions, ...(rl.bucket ? [rl.bucket] : [])].map((c) => `w.${c} = o.${c}`).join(' AND ');
   const select = `SELECT ${newKey}, sum(w.n - o.n), min(w.min_id), max(w.max_id)
            FROM new_rows w JOIN old_rows o ON ${sameRow} GROUP BY ${newKey}`;
-  return triggerFunction(`${rl.target}_on_upd`, joiningStatement(foldIntoRollup(rl, select), planning), replace);
+  return triggerFunction(`${rl.target}_on_upd`, `${foldIntoRollup(rl, select)};`, { replace, joins: planning });
 }
 
 /** The update functions of every rollup level, replacing those of that name (a migration changing how they plan). */

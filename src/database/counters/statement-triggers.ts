@@ -8,13 +8,21 @@ const TRANSITION_TABLES = {
 
 export type TriggerEvent = keyof typeof TRANSITION_TABLES;
 
-/** How a trigger function joining transition tables plans its statement: per statement (the schema's way), or cached per connection. */
-export type JoinPlanning = 'per-statement' | 'cached';
+/**
+ * How a trigger function may join its transition tables: never in a nested loop (the schema's way), or any way the planner likes.
+ * They have no statistics, and PL/pgSQL keeps the plan of the function's first call on a connection: a nested loop chosen for a
+ * one-row statement would join a 10,000-row statement in quadratic time. A hash or merge join is linear at any size, plan cached.
+ */
+export type JoinPlanning = 'no-nested-loop' | 'any';
 
-/** A PL/pgSQL trigger function running `body` (statements, each on a line of its own) and returning NULL; `replace`: one of that name. */
-export function triggerFunction(name: string, body: string, replace = false): string {
+/**
+ * A PL/pgSQL trigger function running `body` (statements, each on a line of its own) and returning NULL; `replace`: one of that
+ * name; `joins`: how it may join its transition tables.
+ */
+export function triggerFunction(name: string, body: string, options: { replace?: boolean; joins?: JoinPlanning } = {}): string {
+  const settings = options.joins === 'no-nested-loop' ? ' SET enable_nestloop = off' : '';
   return `
-      CREATE ${replace ? 'OR REPLACE ' : ''}FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE ${options.replace ? 'OR REPLACE ' : ''}FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql${settings} AS $$
       BEGIN${body}
         RETURN NULL;
       END $$`;
@@ -25,15 +33,4 @@ export function statementTrigger(trigger: string, event: TriggerEvent, table: st
   const transitions = TRANSITION_TABLES[event];
   const referencing = transitions ? `REFERENCING ${transitions} ` : '';
   return `CREATE TRIGGER ${trigger} AFTER ${event} ON ${table} ${referencing}FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`;
-}
-
-/**
- * A statement joining transition tables, run by EXECUTE unless `cached`: planned for the sizes of this statement's tables. PL/pgSQL would keep the plan
- * of the first call on the connection, and a nested loop chosen for one row joins ten thousand rows in quadratic time.
- */
-export function joiningStatement(statement: string, planning: JoinPlanning): string {
-  return planning === 'cached'
-    ? `${statement};`
-    : `
-        EXECUTE $stmt$${statement}$stmt$;`;
 }

@@ -66,9 +66,8 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE FUNCTION call_count_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION call_count_on_update() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
 BEGIN
-  EXECUTE $stmt$
   INSERT INTO call_count_delta (order_id, status_id, hour, n, min_id, max_id)
   SELECT order_id, status_id, hour, sum(n)::int, min(id), max(id) FROM (
     SELECT o.order_id, o.status_id, call_count_hour_of(o.created_at) AS hour, -1 AS n, NULL::int AS id
@@ -78,7 +77,7 @@ BEGIN
     SELECT w.order_id, w.status_id, call_count_hour_of(w.created_at), 1, w.id
       FROM old_rows o JOIN new_rows w ON w.id = o.id
      WHERE (o.order_id, o.status_id, o.created_at) IS DISTINCT FROM (w.order_id, w.status_id, w.created_at)
-  ) d GROUP BY 1, 2, 3$stmt$;
+  ) d GROUP BY 1, 2, 3;
   RETURN NULL;
 END $$;
 
@@ -233,9 +232,8 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE FUNCTION call_user_count_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION call_user_count_on_update() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
 BEGIN
-  EXECUTE $stmt$
   INSERT INTO call_user_count_delta (order_id, user_id, status_id, hour, n, min_id, max_id)
   SELECT order_id, user_id, status_id, hour, sum(n)::int, min(id), max(id) FROM (
     SELECT o.order_id, o.user_id, o.status_id, call_user_count_hour_of(o.created_at) AS hour, -1 AS n, NULL::int AS id
@@ -247,7 +245,7 @@ BEGIN
       FROM old_rows o JOIN new_rows w ON w.id = o.id
      WHERE (o.order_id, o.user_id, o.status_id, o.created_at) IS DISTINCT FROM (w.order_id, w.user_id, w.status_id,
        w.created_at) AND w.user_id IS NOT NULL
-  ) d GROUP BY 1, 2, 3, 4$stmt$;
+  ) d GROUP BY 1, 2, 3, 4;
   RETURN NULL;
 END $$;
 

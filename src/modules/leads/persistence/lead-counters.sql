@@ -66,9 +66,8 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE FUNCTION lead_count_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION lead_count_on_update() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
 BEGIN
-  EXECUTE $stmt$
   INSERT INTO lead_count_delta (order_id, status_id, hour, n, min_id, max_id)
   SELECT order_id, status_id, hour, sum(n)::int, min(id), max(id) FROM (
     SELECT o.order_id, o.status_id, lead_count_hour_of(o.created_at) AS hour, -1 AS n, NULL::int AS id
@@ -78,7 +77,7 @@ BEGIN
     SELECT w.order_id, w.status_id, lead_count_hour_of(w.created_at), 1, w.id
       FROM old_rows o JOIN new_rows w ON w.id = o.id
      WHERE (o.order_id, o.status_id, o.created_at) IS DISTINCT FROM (w.order_id, w.status_id, w.created_at)
-  ) d GROUP BY 1, 2, 3$stmt$;
+  ) d GROUP BY 1, 2, 3;
   RETURN NULL;
 END $$;
 
@@ -127,16 +126,15 @@ END $$;
 
 CREATE TRIGGER lead_count_rollup_hour_ins AFTER INSERT ON lead_count_hour REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION lead_count_rollup_hour_on_ins();
 
-CREATE FUNCTION lead_count_rollup_hour_on_upd() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION lead_count_rollup_hour_on_upd() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
 BEGIN
-  EXECUTE $stmt$
   INSERT INTO lead_count_rollup_hour AS r (status_id, hour, n, min_id, max_id)
   SELECT w.status_id, w.hour, sum(w.n - o.n), min(w.min_id), max(w.max_id)
      FROM new_rows w JOIN old_rows o ON w.order_id = o.order_id AND w.status_id = o.status_id AND w.hour = o.hour GROUP BY w.status_id,
        w.hour
   ON CONFLICT (status_id, hour) DO UPDATE SET n = r.n + EXCLUDED.n,
     min_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE least(r.min_id, EXCLUDED.min_id) END,
-    max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END$stmt$;
+    max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END;
   RETURN NULL;
 END $$;
 
@@ -178,16 +176,15 @@ END $$;
 
 CREATE TRIGGER lead_count_rollup_day_ins AFTER INSERT ON lead_count_day REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION lead_count_rollup_day_on_ins();
 
-CREATE FUNCTION lead_count_rollup_day_on_upd() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION lead_count_rollup_day_on_upd() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
 BEGIN
-  EXECUTE $stmt$
   INSERT INTO lead_count_rollup_day AS r (status_id, day, n, min_id, max_id)
   SELECT w.status_id, w.day, sum(w.n - o.n), min(w.min_id), max(w.max_id)
      FROM new_rows w JOIN old_rows o ON w.order_id = o.order_id AND w.status_id = o.status_id AND w.day = o.day GROUP BY w.status_id,
        w.day
   ON CONFLICT (status_id, day) DO UPDATE SET n = r.n + EXCLUDED.n,
     min_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE least(r.min_id, EXCLUDED.min_id) END,
-    max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END$stmt$;
+    max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END;
   RETURN NULL;
 END $$;
 
@@ -228,15 +225,14 @@ END $$;
 
 CREATE TRIGGER lead_count_rollup_total_ins AFTER INSERT ON lead_count_total REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION lead_count_rollup_total_on_ins();
 
-CREATE FUNCTION lead_count_rollup_total_on_upd() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION lead_count_rollup_total_on_upd() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
 BEGIN
-  EXECUTE $stmt$
   INSERT INTO lead_count_rollup_total AS r (status_id, n, min_id, max_id)
   SELECT w.status_id, sum(w.n - o.n), min(w.min_id), max(w.max_id)
      FROM new_rows w JOIN old_rows o ON w.order_id = o.order_id AND w.status_id = o.status_id GROUP BY w.status_id
   ON CONFLICT (status_id) DO UPDATE SET n = r.n + EXCLUDED.n,
     min_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE least(r.min_id, EXCLUDED.min_id) END,
-    max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END$stmt$;
+    max_id = CASE WHEN r.n + EXCLUDED.n = 0 THEN NULL ELSE greatest(r.max_id, EXCLUDED.max_id) END;
   RETURN NULL;
 END $$;
 

@@ -64,9 +64,8 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE FUNCTION lead_planning_count_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION lead_planning_count_on_update() RETURNS trigger LANGUAGE plpgsql SET enable_nestloop = off AS $$
 BEGIN
-  EXECUTE $stmt$
   INSERT INTO lead_planning_count_delta (order_id, hour, n, min_id, max_id)
   SELECT order_id, hour, sum(n)::int, min(id), max(id) FROM (
     SELECT o.order_id, lead_planning_count_hour_of(o.planning_call_at) AS hour, -1 AS n, NULL::int AS id
@@ -78,7 +77,7 @@ BEGIN
       FROM old_rows o JOIN new_rows w ON w.id = o.id
      WHERE (o.order_id, o.planning_call_at) IS DISTINCT FROM (w.order_id,
        w.planning_call_at) AND w.planning_call_at IS NOT NULL
-  ) d GROUP BY 1, 2$stmt$;
+  ) d GROUP BY 1, 2;
   RETURN NULL;
 END $$;
 
