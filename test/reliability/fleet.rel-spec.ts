@@ -83,7 +83,7 @@ function renderTable(): string {
 beforeAll(async () => {
   if (!binary) return;
   hookUrl = await hook.start();
-  fleet = await Fleet.create('fleet', API_INSTANCES, WORKER_INSTANCES, {
+  fleet = await Fleet.create('fleet', { kind: 'embedded' }, API_INSTANCES, WORKER_INSTANCES, {
     SEED_DEMO: 'true',
     SHUTDOWN_DRAIN_SECONDS: String(DRAIN_S),
     WEBHOOK_ALLOW_HTTP: 'true',

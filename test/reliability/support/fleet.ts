@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { HaProxy } from './haproxy';
 import { freeLoopbackPort } from './ports';
-import { DATABASE, initCluster, PgServer } from './postgres';
+import { FleetDatabase, FleetTarget } from './fleet-db';
 import { runState } from './run-dir';
 import { ServiceProcess } from './service';
 
@@ -15,9 +15,9 @@ export interface Instance {
 }
 
 /**
- * The fleet: one PostgreSQL cluster made empty for it, API instances (no job workers) behind
- * HAProxy, and worker-only instances, each on a fixed port so that a restarted instance comes
- * back where the balancer looks for it.
+ * The fleet: one empty PostgreSQL database made for it (see FleetDatabase), API instances (no job
+ * workers) behind HAProxy, and worker-only instances, each on a fixed port so that a restarted
+ * instance comes back where the balancer looks for it.
  */
 export class Fleet {
   readonly instances: Instance[] = [];
@@ -25,17 +25,15 @@ export class Fleet {
   db!: Client;
 
   private constructor(
-    readonly pg: PgServer,
+    readonly name: string,
+    readonly database: FleetDatabase,
     readonly apiKey: string,
   ) {}
 
-  static async create(name: string, apiCount: number, workerCount: number, env: Record<string, string>): Promise<Fleet> {
-    const { runDir, apiKey } = runState();
-    const dataDir = path.join(runDir, name);
-    await initCluster(dataDir);
-    const pg = await PgServer.start(dataDir, path.join(runDir, `${name}-postgres.log`));
-    await pg.withClient((c) => c.query(`CREATE DATABASE ${DATABASE}`), 'postgres');
-    const fleet = new Fleet(pg, apiKey);
+  /** `name` names its files: data, PostgreSQL and HAProxy logs in the run directory, service logs (`<name>-api1.log`, ...). */
+  static async create(name: string, target: FleetTarget, apiCount: number, workerCount: number, env: Record<string, string>): Promise<Fleet> {
+    const { apiKey } = runState();
+    const fleet = new Fleet(name, await FleetDatabase.open(name, target), apiKey);
     for (let i = 1; i <= apiCount; i++) {
       fleet.instances.push({ name: `api${i}`, kind: 'api', port: await freeLoopbackPort(), env: { ...env, WORKERS: '0' }, process: null });
     }
@@ -55,11 +53,11 @@ export class Fleet {
 
   async startBalancer(binary: string): Promise<void> {
     const { runDir } = runState();
-    this.lb = await HaProxy.start(binary, runDir, this.apis, path.join(runDir, 'fleet-haproxy.log'));
+    this.lb = await HaProxy.start(binary, runDir, this.apis, path.join(runDir, `${this.name}-haproxy.log`));
   }
 
   async connect(): Promise<void> {
-    this.db = new Client({ connectionString: this.pg.url() });
+    this.db = new Client({ connectionString: this.database.url });
     this.db.on('error', () => undefined);
     await this.db.connect();
   }
@@ -67,9 +65,9 @@ export class Fleet {
   /** Starts an instance (on its port) and waits until it is ready and, for an API instance, the balancer sees it UP. */
   async start(i: Instance, extraEnv: Record<string, string> = {}): Promise<void> {
     i.process = await ServiceProcess.start({
-      databaseUrl: this.pg.url(),
+      databaseUrl: this.database.url,
       apiKey: this.apiKey,
-      name: `fleet-${i.name}`,
+      name: `${this.name}-${i.name}`,
       port: i.port,
       probesOnly: i.kind === 'worker',
       env: { ...i.env, ...extraEnv },
@@ -92,6 +90,6 @@ export class Fleet {
     await Promise.all(this.instances.map((i) => (i.process ? i.process.stop().catch(() => undefined) : Promise.resolve())));
     await this.lb?.stop();
     await this.db?.end().catch(() => undefined);
-    await this.pg.stop();
+    await this.database.close();
   }
 }

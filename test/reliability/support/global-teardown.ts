@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { dropDatabase } from './fleet-db';
 import { isAlive, sleep } from './postgres';
-import { RESULTS_DIR, ourLiveProcesses, readAllFigures, runState } from './run-dir';
+import { RESULTS_DIR, ourLiveProcesses, readAllFigures, rememberedDatabases, runState } from './run-dir';
 
 function git(args: string[]): string {
   try {
@@ -21,12 +22,13 @@ function table(rows: [string, string, string][]): string {
   return [line(header), line(['-'.repeat(w[0]), '-'.repeat(w[1]), '-----']), ...rows.map(line)].join('\n');
 }
 
-/** Ends whatever an aborted scenario left running (only processes this run started). */
+/** Ends whatever an aborted scenario left running and drops the databases it left on a server (only this run's). */
 async function endLeftovers(runDir: string): Promise<void> {
   const alive = ourLiveProcesses(runDir);
   for (const pid of alive) process.kill(pid, 'SIGTERM');
   for (let i = 0; i < 50 && alive.some(isAlive); i++) await sleep(200);
   for (const pid of alive.filter(isAlive)) process.kill(pid, 'SIGKILL');
+  for (const { adminUrl, name } of rememberedDatabases(runDir)) await dropDatabase(adminUrl, name).catch(() => undefined);
 }
 
 export default async function globalTeardown(): Promise<void> {

@@ -44,6 +44,20 @@ export async function rememberPid(pid: number): Promise<void> {
   if (file) await appendFile(file, `${pid} ${processStart(pid)}\n`);
 }
 
+/** Databases this run created on a PostgreSQL server, so the teardown can drop any a failed scenario left (and no other). */
+export async function rememberDatabase(adminUrl: string, name: string): Promise<void> {
+  await appendFile(path.join(runState().runDir, 'databases'), `${JSON.stringify({ adminUrl, name })}\n`);
+}
+
+export function rememberedDatabases(runDir: string): { adminUrl: string; name: string }[] {
+  const file = path.join(runDir, 'databases');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { adminUrl: string; name: string });
+}
+
 /** Remembered processes still running (same pid and start time). */
 export function ourLiveProcesses(runDir: string): number[] {
   const file = path.join(runDir, 'pids');
