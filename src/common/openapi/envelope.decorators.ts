@@ -24,10 +24,13 @@ export function shared(name: string, schema: () => SchemaObject): ReferenceObjec
   return { $ref: `#/components/schemas/${name}` };
 }
 
-/** `data: []` (API.md: PHP's empty array) of updates and of every error without field errors. */
+/**
+ * `data: []` (API.md: PHP's empty array) of updates and of every error without field errors. Its items are typed `null`, not `not: {}`:
+ * no item is ever there (maxItems 0, const []), and generators that read no `not` (orval) type `null[]`, not `unknown[]`.
+ */
 const EMPTY_ARRAY = shared(
   'EmptyArray',
-  () => ({ type: 'array', maxItems: 0, items: { not: {} }, const: [], description: 'always []', example: [] }) as SchemaObject,
+  () => ({ type: 'array', maxItems: 0, items: { type: 'null' }, const: [], description: 'always []', example: [] }) as SchemaObject,
 );
 
 type Data = Type<unknown> | 'empty' | SchemaObject;
