@@ -21,7 +21,7 @@ describe('migrations run by several instances at once on an empty database', () 
     // The waiters say they wait, at info level: not this test's output.
     Logger.overrideLogger(['error']);
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
   });
   afterAll(async () => {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -55,7 +55,7 @@ describe('schema drift: entities vs migrations', () => {
     await admin.connect();
     try {
       await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
       const url = withDatabase(state.adminUrl, name);
       const fresh = await new DataSource(dataSourceOptions(url)).initialize();
       try {

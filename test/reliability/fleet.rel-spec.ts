@@ -145,11 +145,27 @@ function fleetScenarios(t: TargetRun): void {
       const readyS = (Date.now() - at) / 1000;
       await fleet.connect();
       order = await demoOrder(fleet.db);
+      // First, so that a failed check below does not leave the later scenarios without their webhook.
+      const created = await lb.request('POST', '/v2/webhook/create/', {
+        body: { url: hookUrl, events: ['lead.created'], orderIds: [order.id] },
+      });
+      expect(created.status).toBe(200);
       const migrations = await fleet.db.query<{ name: string; n: number }>(`SELECT name, count(*)::int AS n FROM migrations GROUP BY name`);
       expect(migrations.rows.map((r) => r.name).sort()).toEqual(MIGRATIONS.map((m) => m.name).sort());
       expect(migrations.rows.filter((r) => r.n !== 1)).toEqual([]);
-      const migrated = fleet.instances.filter((i) => /migrations applied:/.test(i.process!.logTail(500))).map((i) => i.name);
-      expect(migrated).toHaveLength(1);
+      const migrated = fleet.instances.filter((i) => /migrations applied:/.test(i.process!.log())).map((i) => i.name);
+      if (migrated.length !== 1) {
+        const starts = fleet.instances.map(
+          (i) =>
+            `${i.name}:\n${i
+              .process!.log()
+              .split('\n')
+              .filter((l) => /Bootstrap|Database/.test(l))
+              .slice(0, 5)
+              .join('\n')}`,
+        );
+        throw new Error(`${migrated.length} instances say they applied migrations (expected 1); their first start lines:\n${starts.join('\n')}`);
+      }
       const keys = await fleet.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_key WHERE name = 'env:API_KEY'`);
       expect(keys.rows[0].n).toBe(1);
       const twice = await fleet.db.query(`SELECT code FROM call_order GROUP BY code HAVING count(*) > 1`);
@@ -158,10 +174,6 @@ function fleetScenarios(t: TargetRun): void {
       expect(Object.values(states).every((s) => s.startsWith('UP'))).toBe(true);
       figures.coldStart = { readySeconds: readyS, migratedBy: migrated };
       rows.push(['cold start (5 at once)', '-', '0 (all ready)', `${readyS.toFixed(1)} s to all ready`, '-', '-', `migrations by ${migrated.join('')}`]);
-      const created = await lb.request('POST', '/v2/webhook/create/', {
-        body: { url: hookUrl, events: ['lead.created'], orderIds: [order.id] },
-      });
-      expect(created.status).toBe(200);
     });
 
     scenario('rolling restart under load with SIGTERM: no failed request, nothing lost or duplicated, every job done, every lead delivered', async () => {

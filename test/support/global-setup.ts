@@ -25,11 +25,12 @@ export default async function globalSetup(): Promise<void> {
     (globalThis as { __EMBEDDED_PG__?: unknown }).__EMBEDDED_PG__ = pg;
   }
   const template = `cc_test_tmpl_${process.pid}`;
+  // From template0: empty, whatever template1 of the server holds.
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${template}`);
-    await admin.query(`CREATE DATABASE ${template}`);
+    await admin.query(`CREATE DATABASE ${template} TEMPLATE template0`);
   } finally {
     await admin.end();
   }

@@ -68,7 +68,8 @@ export class FleetDatabase {
     if (target.kind === 'server') {
       const name = `cc_fleet_${randomBytes(6).toString('hex')}`;
       await rememberDatabase(target.adminUrl, name);
-      await withClient(target.adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+      // From template0: template1 may hold whatever an administrator (or another run) put there.
+      await withClient(target.adminUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0`));
       const host = new URL(target.adminUrl).host;
       return new FleetDatabase(withDatabase(target.adminUrl, name), target.adminUrl, name, `the PostgreSQL server at ${host}`, null).sample();
     }

@@ -72,6 +72,8 @@ export class ServiceProcess {
   private static async spawn(o: ServiceOptions, logFile: string): Promise<ServiceProcess> {
     const port = o.port ?? (await freeLoopbackPort());
     const fd = openSync(logFile, 'a');
+    // Taken before the child can write: this start's output begins here.
+    const logStart = statSync(logFile).size;
     const proc = spawn(path.join(REPO_ROOT, 'node_modules', '.bin', 'node'), ['--enable-source-maps', 'dist/src/main.js'], {
       cwd: REPO_ROOT,
       // A clean environment: nothing of the test runner's (NODE_ENV, TEST_DATABASE_URL, ...) leaks in.
@@ -92,7 +94,7 @@ export class ServiceProcess {
     });
     closeSync(fd);
     await rememberPid(proc.pid!);
-    return new ServiceProcess(proc, port, logFile, o.env?.API_KEY ?? o.apiKey, statSync(logFile).size);
+    return new ServiceProcess(proc, port, logFile, o.env?.API_KEY ?? o.apiKey, logStart);
   }
 
   /**
@@ -114,9 +116,14 @@ export class ServiceProcess {
     throw new Error(`the service was not ready within ${timeoutMs} ms:\n${this.logTail()}`);
   }
 
+  /** All this start wrote. */
+  log(): string {
+    return readFileSync(this.logFile).subarray(this.logStart).toString('utf8');
+  }
+
   /** The last lines this start wrote. */
   logTail(lines = 30): string {
-    return readFileSync(this.logFile).subarray(this.logStart).toString('utf8').split('\n').slice(-lines).join('\n');
+    return this.log().split('\n').slice(-lines).join('\n');
   }
 
   /** Sends a signal, as an orchestrator does; `exited` tells how the process ended. */
