@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import request from 'supertest';
 import ts from 'typescript';
+import { diagnosticsOf, looseSpots } from '../clients/typescript/test/loose-types';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** The 200 `application/json` body types an integrator's client reads most; none may be `any` or `unknown`. */
@@ -60,21 +61,6 @@ const success: boolean = failure.success;
 export { code, next, limit, phone, statusId, newId, body, wrong, uf, fieldTitle, success };
 `;
 
-/** Where `any` or `unknown` hides in a type: a path to each, e.g. "data.list[].customValues[string]". */
-function looseSpots(checker: ts.TypeChecker, type: ts.Type, at: string, seen = new Set<ts.Type>()): string[] {
-  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return [at || '(root)'];
-  if (seen.has(type)) return [];
-  seen.add(type);
-  if (type.isUnionOrIntersection()) return type.types.flatMap((t) => looseSpots(checker, t, at, seen));
-  if (checker.isArrayType(type) || checker.isTupleType(type)) {
-    return checker.getTypeArguments(type as ts.TypeReference).flatMap((t) => looseSpots(checker, t, `${at}[]`, seen));
-  }
-  if (!(type.flags & ts.TypeFlags.Object)) return [];
-  const props = checker.getPropertiesOfType(type).flatMap((p) => looseSpots(checker, checker.getTypeOfSymbol(p), at ? `${at}.${p.name}` : p.name, seen));
-  const indexes = checker.getIndexInfosOfType(type).flatMap((info) => looseSpots(checker, info.type, `${at}[string]`, seen));
-  return [...props, ...indexes];
-}
-
 describe('a TypeScript client generated from /docs-json', () => {
   let t: TestApp;
   let dir: string;
@@ -95,8 +81,7 @@ describe('a TypeScript client generated from /docs-json', () => {
     writeFileSync(join(dir, 'usage.ts'), USAGE);
 
     const program = ts.createProgram([join(dir, 'usage.ts')], { strict: true, noEmit: true, skipLibCheck: true, types: [], target: ts.ScriptTarget.ES2022 });
-    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(problems).toEqual([]);
+    expect(diagnosticsOf(program)).toEqual([]);
 
     const checker = program.getTypeChecker();
     const usage = program.getSourceFile(join(dir, 'usage.ts'))!;
@@ -105,7 +90,7 @@ describe('a TypeScript client generated from /docs-json', () => {
       if (!ts.isTypeAliasDeclaration(statement) || !(statement.name.text in MAIN_RESPONSES)) continue;
       const type = checker.getTypeAtLocation(statement.name);
       expect({ name: statement.name.text, never: !!(type.flags & ts.TypeFlags.Never) }).toEqual({ name: statement.name.text, never: false });
-      const spots = looseSpots(checker, type, '');
+      const spots = looseSpots(checker, type);
       if (spots.length) loose[statement.name.text] = spots;
     }
     expect(loose).toEqual({});
@@ -130,7 +115,7 @@ describe('a TypeScript client generated from /docs-json', () => {
     }
     writeFileSync(join(dir, 'all.ts'), aliases.join('\n'));
     const program = ts.createProgram([join(dir, 'all.ts')], { strict: true, noEmit: true, skipLibCheck: true, types: [], target: ts.ScriptTarget.ES2022 });
-    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+    expect(diagnosticsOf(program)).toEqual([]);
     const checker = program.getTypeChecker();
     const loose: Record<string, string[]> = {};
     let count = 0;
@@ -138,7 +123,7 @@ describe('a TypeScript client generated from /docs-json', () => {
       if (!ts.isTypeAliasDeclaration(statement)) continue;
       count++;
       const type = checker.getTypeAtLocation(statement.name);
-      const spots = type.flags & ts.TypeFlags.Never ? ['(never)'] : looseSpots(checker, type, '');
+      const spots = type.flags & ts.TypeFlags.Never ? ['(never)'] : looseSpots(checker, type);
       if (spots.length) loose[statement.name.text] = spots;
     }
     expect(loose).toEqual({});
