@@ -15,6 +15,15 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       attempts: number;
       at: Date | null;
     };
+  /** The attempt count, the moment the ladder wants the redial, and whether a call is planned (never before now). */
+  const redial = async (leadId: number) => {
+    const [row] = await t.ds.query<{ attempts: number; wanted: Date | null; at: Date | null }[]>(
+      `SELECT attempt_count AS "attempts", dial_after AS "wanted", planning_call_at AS "at" FROM lead WHERE id = $1`,
+      [leadId],
+    );
+    if (row.at !== null) expect(row.at.getTime()).toBeGreaterThanOrEqual(Math.max(Date.now() - 60_000, row.wanted?.getTime() ?? 0));
+    return { attempts: row.attempts, wanted: row.wanted, planned: row.at !== null };
+  };
   const callCount = async () => (await t.ds.query(`SELECT count(*)::int AS n FROM call`))[0].n as number;
 
   let phoneSeq = 0;
@@ -139,11 +148,11 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
     const leadId = await newLead();
     // Ends 10:00:40; first interval 5 min.
     await record({ leadId, startedAt: '2025-11-26T10:00:00Z' }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 1, at: new Date('2025-11-26T10:05:40Z') });
+    expect(await redial(leadId)).toEqual({ attempts: 1, wanted: new Date('2025-11-26T10:05:40Z'), planned: true });
     await record({ leadId, startedAt: '2025-11-26T10:10:00Z', statusId: status.failed }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 2, at: new Date('2025-11-26T11:10:40Z') });
+    expect(await redial(leadId)).toEqual({ attempts: 2, wanted: new Date('2025-11-26T11:10:40Z'), planned: true });
     await record({ leadId, startedAt: '2025-11-26T11:15:00Z' }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 3, at: null });
+    expect(await redial(leadId)).toEqual({ attempts: 3, wanted: null, planned: false });
   });
 
   it('resets the attempts when the client asks to be called back and the group allows it', async () => {
@@ -151,20 +160,26 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
     await record({ leadId }).expect(200);
     await record({ leadId }).expect(200);
     await record({ leadId, statusId: status.callback, startedAt: '2025-11-26T12:00:00Z' }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 0, at: new Date('2025-11-26T12:05:40Z') });
+    expect(await redial(leadId)).toEqual({ attempts: 0, wanted: new Date('2025-11-26T12:05:40Z'), planned: true });
   });
 
   it('moves the next call into the order call window in the lead time zone', async () => {
-    // Mon-Fri 09:00-18:00 (lead local time, UTC+3).
+    // Every day, one hour that opens three hours from now in the lead's local time (UTC+3).
+    const now = new Date();
+    const opens = (now.getUTCHours() + 3 + 3) % 24;
+    const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
+    const day = [hh(opens), opens === 23 ? '24:00' : hh(opens + 1)] as [string, string];
     await request(t.http)
       .post(`/v2/order/update/${orderId}/`)
       .set('X-Api-Key', t.apiKey)
-      .send({ callSchedule: [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []] })
+      .send({ callSchedule: Array.from({ length: 7 }, () => day) })
       .expect(200);
     const leadId = await newLead();
-    // Friday 2025-11-28 14:58 UTC = 17:58 Moscow; +40 s +5 min is past 18:00 -> Monday 09:00 Moscow = 06:00 UTC.
-    await record({ leadId, startedAt: '2025-11-28T14:58:00Z' }).expect(200);
-    expect(await leadRow(leadId)).toEqual({ attempts: 1, at: new Date('2025-12-01T06:00:00Z') });
+    // The call ended a minute ago; its redial, wanted 5 min later, waits for the window's opening, 06:00 UTC the next time.
+    await record({ leadId, startedAt: new Date(now.getTime() - 100_000).toISOString() }).expect(200);
+    let expected = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), (opens + 21) % 24);
+    if (expected <= now.getTime()) expected += 86_400_000;
+    expect(await leadRow(leadId)).toEqual({ attempts: 1, at: new Date(expected) });
     await request(t.http).post(`/v2/order/update/${orderId}/`).set('X-Api-Key', t.apiKey).send({ callSchedule: [] }).expect(200);
   });
 

@@ -3,6 +3,7 @@ import { callStatusId, recordCall } from './factories/calls';
 import { assignOrderToClient, insertClient } from './factories/clients';
 import { createLead, createLeadOrder, testPhone, type TestOrder } from './factories/leads';
 import { type FeedEvent, feedHead, followFeed } from './support/event-feed';
+import { untilTrue } from './support/until';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** What a do-not-call entry does to leads: adding a number stops the leads it covers at once; callable says dnc. */
@@ -22,7 +23,7 @@ describe('do-not-call entries block leads', () => {
   const states = async (ids: number[]) => Promise.all(ids.map(async (id) => ((await planned(id)) === '' ? 'blocked' : 'planned')));
 
   beforeAll(async () => {
-    t = await createTestApp({ ORDER_SETTINGS_CACHE_TTL_MS: '0' });
+    t = await createTestApp({ ORDER_SETTINGS_CACHE_TTL_MS: '0', DNC_EXPIRY_SWEEP_MS: '200' });
     client = await insertClient(t);
     [orderA1, orderA2, own] = [await createLeadOrder(t), await createLeadOrder(t), await createLeadOrder(t)];
     await assignOrderToClient(t, orderA1.id, client);
@@ -44,9 +45,9 @@ describe('do-not-call entries block leads', () => {
     expect(events).toHaveLength(1);
     expect(events[0].data.changed).toContain('planningCallDateTime');
     expect(events[0].data.lead.planningCallDateTime).toBe('');
-    // Written by the add's own statement: the same lead object and changed list as the event trigger writes.
     expect(events[0].data.lead).toEqual(await get(`/v2/lead/detail/${leads[0]}/`));
-    expect(events[0].data.changed).toEqual(['planningCallDateTime']);
+    expect(events[0].data.changed).toEqual(['planningCallDateTime', 'dialingHold']);
+    expect(events[0].data.lead.dialingHold).toEqual({ reasons: ['dnc'], since: expect.any(String) });
     expect((await get(`/v1/lead/detail/${leads[0]}/`)).UF_CALL_DATE_TIME).toBe(0);
     const c = await get(`/v2/lead/callable/${leads[0]}/`);
     expect({ callableNow: c.callableNow, next: c.nextCallableAt }).toEqual({ callableNow: false, next: '' });
@@ -75,12 +76,13 @@ describe('do-not-call entries block leads', () => {
     expect(await states([other])).toEqual(['planned']);
   });
 
-  it('callable reflects an expired entry at once', async () => {
+  it('callable, the detail and the planned call follow an expired entry together, once the sweep applies it', async () => {
     const phone = testPhone();
     const lead = await createLead(t, own, { phone });
     await post('/v2/dnc/add/', { phones: [phone], orderId: own.id, expiresAt: new Date(Date.now() + 3_600_000).toISOString() }).expect(200);
     expect((await get(`/v2/lead/callable/${lead}/`)).reasons).toContain('dnc');
     await t.ds.query(`UPDATE dnc_entry SET expires_at = now() - interval '1 second' WHERE phone = $1`, [phone]);
+    expect(await untilTrue(async () => (await get(`/v2/lead/detail/${lead}/`)).dialingHold === null, 5_000)).toBe(true);
     expect((await get(`/v2/lead/callable/${lead}/`)).reasons).not.toContain('dnc');
   });
 

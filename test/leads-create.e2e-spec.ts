@@ -21,6 +21,7 @@ const V2_DETAIL_KEYS = [
   'source',
   'isSecondary',
   'planningCallDateTime',
+  'dialingHold',
   'priority',
   'utcOffset',
   'timeZone',
@@ -91,6 +92,7 @@ describe('leads: create', () => {
         source: 'social-a.ads',
         isSecondary: false,
         planningCallDateTime: expect.stringMatching(ISO),
+        dialingHold: null,
         priority: 3,
         utcOffset: 5, // Russia has several offsets: the order default
         timeZone: null, // Russia has several zones, the order has none: the fixed offset

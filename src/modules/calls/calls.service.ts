@@ -12,10 +12,7 @@ import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-gr
 import { CallStatusesService } from './call-statuses.service';
 import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
 import { type CallOutcome, callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
-import { applyDailyCap, leadDayBounds } from './domain/daily-cap';
-import { consentAllowsCalls } from '../leads/domain/consent';
 import type { LeadForCall } from '../leads/domain/lead';
-import { planningZone } from '../orders/domain/time-zone';
 import { type CallFilter, type CallRow, confineToOrders } from './domain/call';
 import { CallsRepository } from './persistence/calls.repository';
 import { DncService } from '../dnc/dnc.service';
@@ -130,50 +127,38 @@ export class CallsService {
         await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: order?.clientId ?? null }, m);
       }
       // After the opt-out's entry: the lead trigger holds the lead instead of planning it.
-      await this.planAfterRecordedCall(m, input.leadId, lead, { startedAt, callbackRequested, outcome: refs.status.category }, input);
+      await this.planAfterRecordedCall(
+        m,
+        { id, leadId: input.leadId, startedAt, callbackRequested, outcome: refs.status.category, totalDurationSeconds: input.totalDurationSeconds },
+        lead,
+      );
       return { id };
     });
   }
 
   /**
-   * The lead's next call after a new call, in the call's transaction: the redial ladder in the order's
-   * window, none without the consent the order requires, and the daily attempt cap of the lead's local day.
+   * After a new call, in the call's transaction: the attempt counted and the redial the attempt group's ladder wants; the
+   * leads module then makes the dialing decision (window, consent, lists, the daily cap of the lead's day). A record that
+   * arrives after a later call of the lead counts, but does not move the later call's redial, unless it stops the dialling.
    */
   private async planAfterRecordedCall(
     m: EntityManager,
-    leadId: number,
+    call: { id: number; leadId: number; startedAt: Date; callbackRequested: boolean; outcome: CallOutcome; totalDurationSeconds: number },
     lead: LeadForCall,
-    call: { startedAt: Date; callbackRequested: boolean; outcome: CallOutcome },
-    input: RecordCallInput,
   ): Promise<void> {
     // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
     const order = await this.orders.getOrderSettings(lead.orderId, m);
-    if (!order) throw new Error(`order ${lead.orderId} of lead ${leadId} not found`);
+    if (!order) throw new Error(`order ${lead.orderId} of lead ${call.leadId} not found`);
     const group = await this.attemptGroups.groupOrDefault(order.callAttemptGroupId, m);
-    const zone = planningZone(order, { timeZone: lead.timeZone, utcOffset: lead.utcOffset ?? order.defaultUtcOffset });
-    const window = { schedule: order.callSchedule, holidays: order.holidays, zone };
-    const finishedAt = new Date(call.startedAt.getTime() + input.totalDurationSeconds * 1000);
     const next = planAfterCall({
-      finishedAt,
+      finishedAt: new Date(call.startedAt.getTime() + call.totalDurationSeconds * 1000),
       previousAttempts: lead.attemptCount,
       outcome: call.outcome,
       callbackRequested: call.callbackRequested,
       group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLastInterval, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
-      window,
     });
-    const consented = consentAllowsCalls(order, lead.consent);
-    const planned = consented ? next.planningCallAt : null;
-    const cap = order.maxAttemptsPerDay;
-    const day = leadDayBounds(call.startedAt, zone);
-    const callsToday = cap === null || planned === null ? 0 : await this.calls.countLeadCallsBetween(m, leadId, day.start, day.end);
-    const capped = applyDailyCap({ planned, callsToday, maxAttemptsPerDay: cap, at: call.startedAt, window });
-    const hold = !consented && next.planningCallAt !== null ? 'consent' : null;
-    await this.leads.recordCallAttempt(m, leadId, {
-      attemptCount: next.attemptCount,
-      planningCallAt: capped.planningCallAt,
-      dailyCapUntil: capped.capUntil,
-      hold,
-    });
+    const late = next.dialAfter !== null && (await this.calls.hasLaterCall(m, call.leadId, call.id, call.startedAt));
+    await this.leads.recordCallAttempt(m, call.leadId, { attemptCount: next.attemptCount, ...(late ? {} : { dialAfter: next.dialAfter }) });
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { CallAttemptWrite, LeadForCall } from './domain/lead';
 import { LeadsRepository } from './persistence/leads.repository';
-import { LeadHoldsRepository } from './persistence/lead-holds.repository';
+import { LeadHoldsService } from './lead-holds.service';
 
 /**
  * What the calls module may do to a lead when it records a call, in the call's transaction `m`:
@@ -12,7 +12,7 @@ import { LeadHoldsRepository } from './persistence/lead-holds.repository';
 export class LeadCallAttemptsService {
   constructor(
     private readonly repo: LeadsRepository,
-    private readonly holds: LeadHoldsRepository,
+    private readonly holds: LeadHoldsService,
   ) {}
 
   /** The lead a call is recorded against, locked until `m` ends; null when there is none. */
@@ -25,9 +25,10 @@ export class LeadCallAttemptsService {
     return this.repo.setAttemptCounts(m, counts);
   }
 
-  /** After the call: the lead's attempt count, its next call (null: dialing stops, or `hold` says why not) and until when the daily cap holds it. */
-  recordCallAttempt(m: EntityManager, leadId: number, next: CallAttemptWrite): Promise<void> {
-    return this.repo.recordCallAttempt(m, leadId, next);
+  /** After the call: the lead's attempt count and the redial it wants, then the dialing decision with the call counted. */
+  async recordCallAttempt(m: EntityManager, leadId: number, next: CallAttemptWrite): Promise<void> {
+    const decision = await this.holds.decideFor(m, leadId, { dialAfter: next.dialAfter });
+    await this.repo.update(m, leadId, { attemptCount: next.attemptCount, ...(next.dialAfter !== undefined ? { dialAfter: next.dialAfter } : {}), ...decision });
   }
 
   /** For an opt-out: the exclusive do-not-call lock of the lead's number, taken before the lead's row lock (as creates take theirs). */

@@ -8,7 +8,8 @@ import { Lead } from './domain/lead';
 import { orderDayBounds } from './domain/qualified-limit';
 import { orderZone, planningZone, zoneOf } from '../orders/domain/time-zone';
 import { LeadsRepository } from './persistence/leads.repository';
-import { LeadHoldsService } from './lead-holds.service';
+import { holdAt } from '../dialing/domain/dialing-decision';
+import { storedHold } from './domain/lead';
 import type { Zone } from 'luxon';
 
 export interface LeadCallability extends Callability {
@@ -19,8 +20,8 @@ export interface LeadCallability extends Callability {
 }
 
 /**
- * GET /v2/lead/callable/{leadId}/: the lead, its order's settings and today's qualified count,
- * explained by the pure rule explainCallable (domain/callable.ts). Reads only.
+ * GET /v2/lead/callable/{leadId}/: the lead's stored dialing decision, its order's settings and today's qualified count,
+ * explained by the pure rule explainCallable (domain/callable.ts). Reads only; decides nothing again.
  */
 @Injectable()
 export class LeadCallableService {
@@ -28,7 +29,6 @@ export class LeadCallableService {
     private readonly ds: DataSource,
     private readonly repo: LeadsRepository,
     private readonly orders: OrdersService,
-    private readonly dnc: LeadHoldsService,
   ) {}
 
   /** A lead `access` does not reach is a 404, as one that does not exist. */
@@ -54,10 +54,7 @@ export class LeadCallableService {
       autoDialingEnabled: order.autoDialingEnabled,
       qualifiedToday,
       qualifiedLeadsPerDayLimit: limit,
-      consentRequired: order.consentRequired,
-      hasConsent: lead.consent !== null,
-      dailyCapUntil: lead.dailyCapUntil,
-      dncBlocked: await this.dnc.isBlocked(lead.id, now),
+      hold: holdAt(storedHold(lead), lead.dailyCapUntil, now),
     });
     return { ...result, at: now, lead, zone: ownZone };
   }

@@ -1,12 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type DialingRulesChange, OrdersService } from '../orders/orders.service';
-import { planCall } from './domain/new-lead';
-import { type DncListScope, type HeldSelector, LeadHoldsRepository } from './persistence/lead-holds.repository';
+import { decideDialing, type DialingDecision, type HoldReason } from '../dialing/domain/dialing-decision';
+import { OrdersService } from '../orders/orders.service';
+import type { OrderSettings } from '../orders/domain/order-settings';
+import { type DncListScope, DECIDE_CHUNK, type LeadDialingRow, LeadHoldsRepository, type LeadSelector } from './persistence/lead-holds.repository';
 
 /**
- * Leads held without a planned call: by a do-not-call entry (the database holds them, see the lead trigger) or by the consent
- * their order requires. The dnc module asks inside its own transaction; order changes of `consentRequired` arrive by a hook.
+ * Where the dialing decision (dialing/domain/dialing-decision.ts) is made for stored leads: every writer that changes an input of
+ * it (a lead update, a recorded call, a do-not-call add, removal or expiry, an order's dialing rules) ends by asking `redecide` for
+ * the leads it touched, inside its own transaction; readers show what it stored. Creates decide in buildNewLead.
  */
 @Injectable()
 export class LeadHoldsService implements OnModuleInit {
@@ -16,12 +18,12 @@ export class LeadHoldsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.orders.onDialingRulesChanged((m, orderId, change) => this.dialingRulesChanged(m, orderId, change));
+    this.orders.onDialingRulesChanged((m, orderId) => this.redecide(m, { orderId }).then(() => undefined));
   }
 
   /** Exclusive locks of the numbers until `m` ends: a create of one of them waits, then finds its entry. */
-  lockNumbers(m: EntityManager, phones: string[]): Promise<void> {
-    return this.repo.lockNumbers(m, phones);
+  lockNumbers(m: EntityManager, phones: string[], exclusive = true): Promise<void> {
+    return this.repo.lockNumbers(m, phones, exclusive);
   }
 
   /** lockNumbers for the number of a lead, before its row lock (an opt-out on a call). */
@@ -29,47 +31,87 @@ export class LeadHoldsService implements OnModuleInit {
     return this.repo.lockNumberOfLead(m, leadId);
   }
 
-  /** Stops the planned calls of the leads of `phones` that `list` covers; how many stopped. */
+  /** A list now covers `phones`: the leads it covers are held (the decision's do-not-call part, set-based); how many. */
   stopPlanned(phones: string[], list: DncListScope, m: EntityManager): Promise<number> {
-    return this.repo.stopPlanned(phones, list, m);
+    return this.repo.holdListed(phones, list, m);
   }
 
-  /** Plans again the leads of `phones` a list held (removed or expired entries), unless another entry still covers them. */
+  /** Entries of `phones` were removed or expired: the leads a list held are decided again (another entry may still hold them). */
   releaseNumbers(phones: string[], m: EntityManager, now = new Date()): Promise<number> {
-    return phones.length === 0 ? Promise.resolve(0) : this.release(m, { hold: 'dnc', phones }, now);
-  }
-
-  isBlocked(leadId: number, at: Date): Promise<boolean> {
-    return this.repo.isBlocked(leadId, at);
+    return phones.length === 0 ? Promise.resolve(0) : this.redecide(m, { phones, heldBy: 'dnc' }, now);
   }
 
   /**
-   * In the order update's transaction: requiring consent holds the leads without it, dropping it plans them; a new client's list
-   * holds the leads it covers, and those the previous client's list held are planned unless another entry still covers them.
+   * The decision made again for the selected leads whose dialling is wanted, from what is stored now (the caller's changes
+   * included), in rounds of DECIDE_CHUNK leads locked in id order; what differs is written. How many leads changed.
    */
-  private async dialingRulesChanged(m: EntityManager, orderId: number, change: DialingRulesChange): Promise<void> {
-    if (change.consentRequired === true) await this.repo.holdWithoutConsent(m, orderId);
-    if (change.consentRequired === false) await this.release(m, { hold: 'consent', orderId }, new Date());
-    if (change.clientId !== undefined) {
-      await this.repo.holdListedOfOrder(m, orderId);
-      await this.release(m, { hold: 'dnc', orderId }, new Date());
+  async redecide(m: EntityManager, selector: LeadSelector, now = new Date()): Promise<number> {
+    let changed = 0;
+    for (let afterId = 0; ;) {
+      const rows = await this.repo.lockFacts(m, selector, now, afterId);
+      if (rows.length === 0) return changed;
+      changed += await this.repo.writeDecisions(m, await this.decideAll(m, rows, now));
+      if (rows.length < DECIDE_CHUNK) return changed;
+      afterId = rows[rows.length - 1].id;
     }
   }
 
   /**
-   * Each group of held leads gets the next callable moment from now (not before a running daily cap) in its order's window; a lead
-   * without the consent its order requires stays held as `consent`. One read of the groups, one update.
+   * One lead's decision as it will be after a change of its own (an update, a recorded call) that the caller writes in the same
+   * UPDATE, so the change and its decision are one row version and one lead.updated. The caller holds the lead's row lock.
    */
-  private async release(m: EntityManager, selector: HeldSelector, now: Date): Promise<number> {
-    const groups = await this.repo.heldGroups(m, selector, now);
-    const plans = [];
-    for (const group of groups) {
-      const order = await this.orders.getOrderSettings(group.orderId, m);
-      if (!order) continue;
-      const allowed = !order.consentRequired || group.hasConsent;
-      const at = allowed ? planCall(order, { timeZone: group.timeZone, utcOffset: group.utcOffset }, now, group.capUntil) : null;
-      plans.push({ group, at, hold: allowed ? null : ('consent' as const) });
-    }
-    return this.repo.replanHeld(m, selector, now, plans);
+  async decideFor(m: EntityManager, id: number, change: LeadDialingChange, now = new Date()): Promise<DecisionColumns | null> {
+    const row = await this.repo.factsOf(m, id, change.phone, now);
+    const order = row && (await this.orders.getOrderSettings(row.orderId, m));
+    if (!row || !order) return null;
+    const changed: LeadDialingRow = {
+      ...row,
+      timeZone: change.timeZone !== undefined ? change.timeZone : row.timeZone,
+      utcOffset: change.utcOffset ?? row.utcOffset,
+      hasConsent: change.hasConsent ?? row.hasConsent,
+      dialAfter: change.dialAfter !== undefined ? change.dialAfter : row.dialAfter,
+    };
+    const d = decideDialing(dialingFacts(changed, order, now));
+    return { planningCallAt: d.planningCallAt, dialingHold: d.hold?.reasons ?? null, dialingHoldSince: d.hold?.since ?? null, dailyCapUntil: d.capUntil };
   }
+
+  private async decideAll(m: EntityManager, rows: LeadDialingRow[], now: Date): Promise<{ id: number; decision: DialingDecision }[]> {
+    const orders = new Map<number, OrderSettings | null>();
+    for (const id of new Set(rows.map((r) => r.orderId))) orders.set(id, await this.orders.getOrderSettings(id, m));
+    const decisions = [];
+    for (const row of rows) {
+      const order = orders.get(row.orderId);
+      if (order) decisions.push({ id: row.id, decision: decideDialing(dialingFacts(row, order, now)) });
+    }
+    return decisions;
+  }
+}
+
+/** What a lead's own write changes of the decision's inputs (absent: as stored). */
+export interface LeadDialingChange {
+  phone?: string;
+  timeZone?: string | null;
+  utcOffset?: number;
+  hasConsent?: boolean;
+  dialAfter?: Date | null;
+}
+
+/** The lead columns a decision writes. */
+export interface DecisionColumns {
+  planningCallAt: Date | null;
+  dialingHold: HoldReason[] | null;
+  dialingHoldSince: Date | null;
+  dailyCapUntil: Date | null;
+}
+
+/** The decision's facts of a stored lead. */
+export function dialingFacts(row: LeadDialingRow, order: OrderSettings, now: Date) {
+  return {
+    now,
+    order,
+    lead: { timeZone: row.timeZone, utcOffset: row.utcOffset, hasConsent: row.hasConsent, dialAfter: row.dialAfter },
+    dncListed: row.dncListed,
+    callStarts: row.callStarts,
+    previousHold: row.hold,
+  };
 }

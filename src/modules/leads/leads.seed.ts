@@ -174,7 +174,13 @@ function demoLead(ctx: SeedContext, { r, rz }: SeedRandom, i: number, phonesByOr
     ['manual', 1],
   ]);
   return {
-    lead: { ...built.lead, statusId, createMethod, planningCallAt: category === 'in-progress' ? built.lead.planningCallAt : null },
+    // A lead past in-progress is no longer dialled: stopped, as a call that reached it stops it.
+    lead: {
+      ...built.lead,
+      statusId,
+      createMethod,
+      ...(category === 'in-progress' ? {} : { planningCallAt: null, dialAfter: null, dialingHold: null, dialingHoldSince: null }),
+    },
     createdAt,
     qualifiedAt: category === 'qualified' ? new Date(Math.min(now.getTime(), createdAt.getTime() + (1 + Math.floor(r() * 48)) * 3_600_000)) : null,
     selectionType: input.leadType === 'selection' ? pick(r, ['auto', 'manual']) : null,

@@ -7,16 +7,15 @@ import { OrdersService } from '../orders/orders.service';
 import { countryTimeZone, orderZone, wholeHourOffset, zoneOf } from '../orders/domain/time-zone';
 import { CreateLeadInput, UpdateLeadInput } from './domain/lead';
 import { leadUpdate, LeadUpdate } from './domain/lead-changes';
-import { consentAllowsCalls, planningAfterConsent } from './domain/consent';
 import { duplicateWindowStart } from './domain/lead-links';
 import type { LeadStatus } from './domain/lead-status';
-import { OrderSettings, planCall } from './domain/new-lead';
+import type { OrderSettings } from './domain/new-lead';
 import { entersQualified, orderDayBounds, qualifiedAtAfter, withinDailyLimit } from './domain/qualified-limit';
 import { LEAD_ERRORS } from './domain/leads.errors';
 import { LeadPreparationService } from './lead-preparation.service';
 import { StatusCataloguesService } from './status-catalogues.service';
 import { LeadChanges, LeadForUpdate, LeadsRepository } from './persistence/leads.repository';
-import { LeadHoldsRepository } from './persistence/lead-holds.repository';
+import { LeadHoldsService } from './lead-holds.service';
 
 /**
  * Writes of one lead, the synchronous create and the partial update, for both v1 and v2 (rules in domain/ and
@@ -28,7 +27,7 @@ export class LeadsService {
   constructor(
     private readonly ds: DataSource,
     private readonly repo: LeadsRepository,
-    private readonly holds: LeadHoldsRepository,
+    private readonly holds: LeadHoldsService,
     private readonly preparation: LeadPreparationService,
     private readonly statuses: StatusCataloguesService,
     private readonly orders: OrdersService,
@@ -61,50 +60,32 @@ export class LeadsService {
   }
 
   /**
-   * The update's transaction: the lead locked (lockForChange), then what depends on what it holds:
-   * the status move (and the qualified limit it may reach), its zone and the next call kept in the
-   * schedule; one UPDATE.
+   * The update's transaction: the lead locked (lockForChange), then what depends on what it holds: the status move (and the
+   * qualified limit it may reach) and its zone; when an input of the dialing decision changes (number, zone, consent, an explicit
+   * call time), the decision made for the lead as it will be (LeadHoldsService.decideFor); one UPDATE.
    */
   private async applyUpdate(m: EntityManager, id: number, update: LeadUpdate, statuses: readonly LeadStatus[], access: ClientAccess): Promise<void> {
     const changes: LeadChanges = { ...update.changes };
     const current = await this.lockForChange(m, id, changes.phone, access);
     const now = new Date();
-    let order: OrderSettings | null | undefined;
-    const orderSettings = async () => {
-      // On the transaction's connection: a second one from the pool while this holds the row lock can wait for ever.
-      if (order === undefined) order = await this.orders.getOrderSettings(current.orderId, m);
-      return order;
-    };
-
     if (update.status && update.status.id !== current.statusId) {
       const from = statuses.find((s) => s.id === current.statusId)?.category ?? 'in-progress';
-      if (entersQualified(from, update.status.category)) await this.checkQualifiedLimit(m, current.orderId, await orderSettings(), now);
+      // On the transaction's connection: a second one from the pool while this holds the row lock can wait for ever.
+      if (entersQualified(from, update.status.category))
+        await this.checkQualifiedLimit(m, current.orderId, await this.orders.getOrderSettings(current.orderId, m), now);
       changes.statusId = update.status.id;
       changes.qualifiedAt = qualifiedAtAfter(from, update.status.category, current.qualifiedAt, now);
     }
     const newPhoneCountry = changes.phone !== undefined && changes.phone !== current.phone ? update.phoneCountry : undefined;
     const zone = nextLeadZone(current, { timeZone: update.timeZone, utcOffset: update.utcOffset }, newPhoneCountry, now);
-    if (zone.timeZone !== current.timeZone || zone.utcOffset !== current.utcOffset) {
-      if (zone.utcOffset !== current.utcOffset) changes.utcOffset = zone.utcOffset;
-      if (zone.timeZone !== current.timeZone) changes.timeZone = zone.timeZone;
-      // The lead's local time moved: keep its next call inside the schedule (an explicit time wins).
-      const settings = await orderSettings();
-      const consent = changes.consent === undefined ? current.consent : changes.consent;
-      if (changes.planningCallAt === undefined && settings && consentAllowsCalls(settings, consent)) {
-        changes.planningCallAt = planCall(settings, zone, now, current.planningCallAt);
-      }
+    if (zone.utcOffset !== current.utcOffset) changes.utcOffset = zone.utcOffset;
+    if (zone.timeZone !== current.timeZone) changes.timeZone = zone.timeZone;
+    // Its number, zone, consent or wanted moment changes: the dialing decision again, written in the same UPDATE.
+    const inputs = { phone: changes.phone, timeZone: changes.timeZone, utcOffset: changes.utcOffset, dialAfter: changes.dialAfter };
+    const hasConsent = changes.consent === undefined ? undefined : changes.consent !== null;
+    if (Object.values(inputs).some((v) => v !== undefined) || hasConsent !== undefined) {
+      Object.assign(changes, await this.holds.decideFor(m, id, { ...inputs, hasConsent }, now));
     }
-    const settings = changes.consent !== undefined && changes.planningCallAt === undefined ? await orderSettings() : null;
-    if (settings && changes.consent !== undefined) {
-      changes.planningCallAt = planningAfterConsent(settings, current.consent, changes.consent, () => planCall(settings, zone, now));
-      if (changes.planningCallAt === null) changes.planningHold = 'consent';
-    }
-    // A lead a list held moves to another number: planned again, and the lead trigger checks the new number.
-    if (changes.phone !== undefined && changes.phone !== current.phone && current.planningHold === 'dnc' && changes.planningCallAt === undefined) {
-      const order = await orderSettings();
-      if (order) changes.planningCallAt = planCall(order, zone, now);
-    }
-    if (changes.planningCallAt === null && changes.planningHold === undefined) changes.planningHold = null;
     await this.repo.update(m, id, changes);
   }
 

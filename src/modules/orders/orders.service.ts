@@ -47,12 +47,22 @@ function isForeignKeyViolation(err: unknown): boolean {
   return e?.code === FOREIGN_KEY_VIOLATION || e?.driverError?.code === FOREIGN_KEY_VIOLATION;
 }
 
-/** What changed of an order that decides whether its leads may be dialled: its consent rule, its client (the client's do-not-call list). */
-export interface DialingRulesChange {
-  consentRequired?: boolean;
-  clientId?: number | null;
-}
-type DialingRulesHook = (m: EntityManager, orderId: number, change: DialingRulesChange) => Promise<void>;
+/**
+ * The order fields the dialing decision reads (dialing/domain/dialing-decision.ts DialingRules), and the client, whose list
+ * covers the order's leads: a change of any of them decides the order's leads again.
+ */
+const DIALING_RULE_FIELDS = [
+  'consentRequired',
+  'clientId',
+  'maxAttemptsPerDay',
+  'callSchedule',
+  'callHolidayOverrides',
+  'defaultTimeZone',
+  'defaultUtcOffset',
+  'ignoreLeadTimezone',
+] as const satisfies readonly (keyof OrderChanges & keyof OrderRecord)[];
+
+type DialingRulesHook = (m: EntityManager, orderId: number) => Promise<void>;
 
 /**
  * Orders (call campaigns): create and update run in one transaction (order row and member
@@ -165,19 +175,17 @@ export class OrdersService {
     }
   }
 
-  /** Registers what to do, in an order update's transaction, when the order's consent rule or client changes. */
+  /** Registers what to do, in an order update's transaction, when a rule its leads are dialled by changes (DIALING_RULE_FIELDS). */
   onDialingRulesChanged(hook: DialingRulesHook): void {
     this.dialingRulesHooks.push(hook);
   }
 
   private async dialingRulesChanged(m: EntityManager, id: number, before: OrderRecord, changes: OrderChanges): Promise<void> {
-    const change: DialingRulesChange = {};
-    if (changes.consentRequired !== undefined && changes.consentRequired !== before.consentRequired) change.consentRequired = changes.consentRequired;
-    if (changes.clientId !== undefined && changes.clientId !== before.clientId) change.clientId = changes.clientId;
-    if (Object.keys(change).length === 0) return;
-    // The hooks plan leads with the new settings: read in this transaction, not from the cache.
+    const changed = DIALING_RULE_FIELDS.some((f) => changes[f] !== undefined && JSON.stringify(changes[f]) !== JSON.stringify(before[f] ?? null));
+    if (!changed) return;
+    // The hooks decide with the new settings: read in this transaction, not from the cache.
     this.settingsCache.delete(id);
-    for (const hook of this.dialingRulesHooks) await hook(m, id, change);
+    for (const hook of this.dialingRulesHooks) await hook(m, id);
   }
 
   /**

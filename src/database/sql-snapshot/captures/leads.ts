@@ -28,6 +28,9 @@ const NEW_LEAD: NewLead = {
   createMethod: 'api',
   source: 'organic',
   planningCallAt: null,
+  dialAfter: null,
+  dialingHold: null,
+  dialingHoldSince: null,
   priority: 0,
   utcOffset: 60,
   timeZone: 'Europe/Berlin',
@@ -102,9 +105,9 @@ const leadsRepository: SqlSnapshot = {
       {
         fn: 'LeadsRepository.update',
         note: 'only the fields given',
-        inputs: describeInputs({ id: 7, changes: { statusId: 2, planningCallAt: NOW, customValues: { color: 'blue' } } }),
+        inputs: describeInputs({ id: 7, changes: { statusId: 2, dialAfter: NOW, customValues: { color: 'blue' } } }),
       },
-      (db) => repo(db).update(db.asManager(), 7, { statusId: 2, planningCallAt: NOW, customValues: { color: 'blue' } }),
+      (db) => repo(db).update(db.asManager(), 7, { statusId: 2, dialAfter: NOW, customValues: { color: 'blue' } }),
     ),
   ],
 };

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
-import { CallSchedule } from '../../orders/domain/call-schedule';
 import { AfterCallParams, callTimeProblems, CLOCK_SKEW_TOLERANCE_MS, durationProblems, planAfterCall } from './after-call';
 
-const weekdays: CallSchedule = [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []];
 const base = (over: Partial<AfterCallParams> = {}): AfterCallParams => ({
   // Wednesday 2026-11-25 10:00 UTC
   finishedAt: new Date('2026-11-25T10:00:00Z'),
@@ -10,39 +8,27 @@ const base = (over: Partial<AfterCallParams> = {}): AfterCallParams => ({
   outcome: 'not-answered',
   callbackRequested: false,
   group: { intervalsMinutes: [5, 60, 1440], repeatLast: false, resetAttemptsEnabled: true },
-  window: { schedule: weekdays, holidays: [], utcOffsetHours: 0 },
   ...over,
 });
 
 describe('planAfterCall', () => {
   it('waits the n-th interval after the n-th attempt', () => {
-    expect(planAfterCall(base())).toEqual({ attemptCount: 1, planningCallAt: new Date('2026-11-25T10:05:00Z') });
-    expect(planAfterCall(base({ previousAttempts: 1 }))).toEqual({ attemptCount: 2, planningCallAt: new Date('2026-11-25T11:00:00Z') });
-    expect(planAfterCall(base({ previousAttempts: 2 }))).toEqual({ attemptCount: 3, planningCallAt: new Date('2026-11-26T10:00:00Z') });
+    expect(planAfterCall(base())).toEqual({ attemptCount: 1, dialAfter: new Date('2026-11-25T10:05:00Z') });
+    expect(planAfterCall(base({ previousAttempts: 1 }))).toEqual({ attemptCount: 2, dialAfter: new Date('2026-11-25T11:00:00Z') });
+    expect(planAfterCall(base({ previousAttempts: 2 }))).toEqual({ attemptCount: 3, dialAfter: new Date('2026-11-26T10:00:00Z') });
   });
 
   it('stops after the last interval unless the group repeats it', () => {
-    expect(planAfterCall(base({ previousAttempts: 3 }))).toEqual({ attemptCount: 4, planningCallAt: null });
+    expect(planAfterCall(base({ previousAttempts: 3 }))).toEqual({ attemptCount: 4, dialAfter: null });
     const repeat = base({ previousAttempts: 3, group: { intervalsMinutes: [5, 60], repeatLast: true, resetAttemptsEnabled: false } });
-    expect(planAfterCall(repeat)).toEqual({ attemptCount: 4, planningCallAt: new Date('2026-11-25T11:00:00Z') });
-  });
-
-  it('moves the due time into the call window (Friday evening -> Monday morning)', () => {
-    const friday = base({ finishedAt: new Date('2026-11-27T17:30:00Z'), previousAttempts: 1 });
-    expect(planAfterCall(friday).planningCallAt).toEqual(new Date('2026-11-30T09:00:00Z'));
-  });
-
-  it('reads the window in the lead local time', () => {
-    const moscow = base({ finishedAt: new Date('2026-11-25T14:58:00Z'), window: { schedule: weekdays, holidays: [], utcOffsetHours: 3 } });
-    // 14:58 UTC + 5 min = 18:03 Moscow: past the window, next morning 09:00 Moscow = 06:00 UTC.
-    expect(planAfterCall(moscow).planningCallAt).toEqual(new Date('2026-11-26T06:00:00Z'));
+    expect(planAfterCall(repeat)).toEqual({ attemptCount: 4, dialAfter: new Date('2026-11-25T11:00:00Z') });
   });
 
   it('stops dialing once the client was reached, unless a callback was asked', () => {
-    expect(planAfterCall(base({ outcome: 'answered' }))).toEqual({ attemptCount: 1, planningCallAt: null });
+    expect(planAfterCall(base({ outcome: 'answered' }))).toEqual({ attemptCount: 1, dialAfter: null });
     expect(planAfterCall(base({ outcome: 'answered', callbackRequested: true, previousAttempts: 2 }))).toEqual({
       attemptCount: 0,
-      planningCallAt: new Date('2026-11-25T10:05:00Z'),
+      dialAfter: new Date('2026-11-25T10:05:00Z'),
     });
   });
 
@@ -51,16 +37,7 @@ describe('planAfterCall', () => {
     expect(planAfterCall(base({ callbackRequested: true, previousAttempts: 1, group: g })).attemptCount).toBe(2);
   });
 
-  it('never plans before the call ended, and always inside the window', () => {
-    const schedule = fc.array(
-      fc.oneof(
-        fc.constant([] as []),
-        fc
-          .tuple(fc.integer({ min: 0, max: 22 }), fc.integer({ min: 1, max: 12 }))
-          .map(([h, len]) => [`${String(h).padStart(2, '0')}:00`, `${String(Math.min(24, h + len)).padStart(2, '0')}:00`] as [string, string]),
-      ),
-      { minLength: 7, maxLength: 7 },
-    );
+  it('never wants a redial before the call ended', () => {
     fc.assert(
       fc.property(
         fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-01-01T00:00:00Z'), noInvalidDate: true }),
@@ -69,30 +46,16 @@ describe('planAfterCall', () => {
         fc.boolean(),
         fc.boolean(),
         fc.constantFrom<'answered' | 'not-answered' | 'failed'>('answered', 'not-answered', 'failed'),
-        schedule,
-        fc.integer({ min: -12, max: 14 }),
-        (finishedAt, previousAttempts, intervalsMinutes, repeatLast, callbackRequested, outcome, sched, offset) => {
+        (finishedAt, previousAttempts, intervalsMinutes, repeatLast, callbackRequested, outcome) => {
           const r = planAfterCall({
             finishedAt,
             previousAttempts,
             outcome,
             callbackRequested,
             group: { intervalsMinutes, repeatLast, resetAttemptsEnabled: true },
-            window: { schedule: sched, holidays: [], utcOffsetHours: offset },
           });
           expect(r.attemptCount).toBeGreaterThanOrEqual(0);
-          if (r.planningCallAt) {
-            expect(r.planningCallAt.getTime()).toBeGreaterThanOrEqual(finishedAt.getTime());
-            const local = new Date(r.planningCallAt.getTime() + offset * 3_600_000);
-            const day = sched[(local.getUTCDay() + 6) % 7];
-            if (sched.some((d) => d.length > 0)) {
-              expect(day.length).toBe(2);
-              const minutes = local.getUTCHours() * 60 + local.getUTCMinutes();
-              const [s, e] = (day as [string, string]).map((x) => Number(x.slice(0, 2)) * 60 + Number(x.slice(3)));
-              expect(minutes).toBeGreaterThanOrEqual(s);
-              expect(minutes).toBeLessThan(e);
-            }
-          }
+          if (r.dialAfter) expect(r.dialAfter.getTime()).toBeGreaterThanOrEqual(finishedAt.getTime());
         },
       ),
       { numRuns: 300 },

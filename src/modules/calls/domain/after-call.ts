@@ -1,6 +1,3 @@
-import type { Zone } from 'luxon';
-import { CallSchedule } from '../../orders/domain/call-schedule';
-import { nextCallableAt } from '../../orders/domain/callable-time';
 import { nextAttemptAt } from './redial-planning';
 
 /** Outcome categories of the call status catalogue. */
@@ -12,16 +9,6 @@ export interface AttemptGroupRules {
   resetAttemptsEnabled: boolean;
 }
 
-export interface CallWindow {
-  schedule: CallSchedule;
-  /** yyyy-mm-dd, local calendar dates of the lead. */
-  holidays: string[];
-  /** The zone the window is read in (the lead's IANA zone or fixed offset, or the order's: see planningZone); wins over utcOffsetHours. */
-  zone?: Zone;
-  /** A fixed offset in hours when no zone is given; null = UTC. */
-  utcOffsetHours?: number | null;
-}
-
 export interface AfterCallParams {
   finishedAt: Date;
   /** Attempts counted on the lead before this call. */
@@ -30,23 +17,22 @@ export interface AfterCallParams {
   callbackRequested: boolean;
   /** The order's call attempt group, or the default group; null when there is none. */
   group: AttemptGroupRules | null;
-  window: CallWindow;
 }
 
 export interface AfterCall {
   attemptCount: number;
-  /** Next time to dial the lead; null = stop dialing. */
-  planningCallAt: Date | null;
+  /** When the redial is wanted (the dialing decision plans it in the order's window, under its rules); null = stop dialing. */
+  dialAfter: Date | null;
 }
 
 /**
- * What a finished call does to its lead: count the attempt, then plan the next one. A call that reached the client (no callback
- * asked) stops the dialing: an agent owns the lead's status. Otherwise the n-th attempt waits the group's n-th interval (the last
- * repeats or dialing stops), a callback request may reset the count, and the due time is moved into the order's call window.
+ * What a finished call does to its lead: count the attempt, then say when the next one is wanted. A call that reached the client
+ * (no callback asked) stops the dialing: an agent owns the lead's status. Otherwise the n-th attempt waits the group's n-th
+ * interval (the last repeats or dialing stops), and a callback request may reset the count.
  */
 export function planAfterCall(p: AfterCallParams): AfterCall {
   const attemptNumber = Math.max(0, p.previousAttempts) + 1;
-  if (p.outcome === 'answered' && !p.callbackRequested) return { attemptCount: attemptNumber, planningCallAt: null };
+  if (p.outcome === 'answered' && !p.callbackRequested) return { attemptCount: attemptNumber, dialAfter: null };
   const next = nextAttemptAt({
     finishedAt: p.finishedAt,
     attemptNumber,
@@ -55,17 +41,7 @@ export function planAfterCall(p: AfterCallParams): AfterCall {
     callbackRequested: p.callbackRequested,
     resetAttemptsEnabled: p.group?.resetAttemptsEnabled ?? false,
   });
-  if (!next.dueAt) return { attemptCount: next.attemptCount, planningCallAt: null };
-  return {
-    attemptCount: next.attemptCount,
-    planningCallAt: nextCallableAt({
-      now: next.dueAt,
-      schedule: p.window.schedule,
-      holidays: p.window.holidays,
-      zone: p.window.zone,
-      utcOffsetHours: p.window.utcOffsetHours,
-    }),
-  };
+  return { attemptCount: next.attemptCount, dialAfter: next.dueAt };
 }
 
 export interface CallDurations {

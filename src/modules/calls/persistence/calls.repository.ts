@@ -118,14 +118,14 @@ export class CallsRepository {
     return { sql, params: p.values };
   }
 
-  /** Calls of a lead started in [from, to): the daily attempt cap's count (call_lead_idx, a lead has few calls). */
-  async countLeadCallsBetween(m: EntityManager, leadId: number, from: Date, to: Date): Promise<number> {
-    const rows: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM call WHERE lead_id = $1 AND created_at >= $2 AND created_at < $3`, [
+  /** Whether the lead has a call other than `callId` that started after `startedAt` (call_lead_idx: a lead has few calls). */
+  async hasLaterCall(m: EntityManager, leadId: number, callId: number, startedAt: Date): Promise<boolean> {
+    const rows: { later: boolean }[] = await m.query(`SELECT EXISTS (SELECT 1 FROM call WHERE lead_id = $1 AND id <> $2 AND created_at > $3) AS later`, [
       leadId,
-      from,
-      to,
+      callId,
+      startedAt,
     ]);
-    return rows[0].n;
+    return rows[0].later;
   }
 
   /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */

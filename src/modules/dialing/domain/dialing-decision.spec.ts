@@ -17,7 +17,9 @@ const ORDER: DialingRules = {
 const NOW = new Date('2026-03-11T06:30:00Z');
 const KOLKATA = IANAZone.create('Asia/Kolkata');
 
-function facts(over: Partial<Omit<DialingFacts, 'lead' | 'order'>> & { lead?: Partial<DialingFacts['lead']>; order?: Partial<DialingRules> } = {}): DialingFacts {
+function facts(
+  over: Partial<Omit<DialingFacts, 'lead' | 'order'>> & { lead?: Partial<DialingFacts['lead']>; order?: Partial<DialingRules> } = {},
+): DialingFacts {
   return {
     now: NOW,
     dncListed: false,
@@ -46,8 +48,13 @@ describe('decideDialing', () => {
     expect(decideDialing(facts({ lead: { dialAfter: new Date('2026-03-01T00:00:00Z') } })).planningCallAt).toEqual(NOW);
   });
 
-  it('a stopped lead stays stopped whatever holds it', () => {
-    expect(decideDialing(facts({ lead: { dialAfter: null }, dncListed: true }))).toEqual({ planningCallAt: null, hold: null, capUntil: null });
+  it('a stopped lead stays stopped, and says what else holds it', () => {
+    expect(decideDialing(facts({ lead: { dialAfter: null } }))).toEqual({ planningCallAt: null, hold: null, capUntil: null });
+    expect(decideDialing(facts({ lead: { dialAfter: null }, dncListed: true }))).toEqual({
+      planningCallAt: null,
+      hold: { reasons: ['dnc'], since: NOW },
+      capUntil: null,
+    });
   });
 
   it('holds a listed number and missing consent, every reason at once, keeping since', () => {
@@ -73,7 +80,9 @@ describe('decideDialing', () => {
     expect(decideDialing(facts({ order: { maxAttemptsPerDay: 2 }, callStarts: yesterday })).planningCallAt).toEqual(NOW);
     // An explicit moment today is bounded by the cap; one on a later day is not capped.
     const tonight = new Date('2026-03-11T10:00:00Z');
-    expect(decideDialing(facts({ order: { maxAttemptsPerDay: 2 }, callStarts: today, lead: { dialAfter: tonight } })).planningCallAt).toEqual(capped.planningCallAt);
+    expect(decideDialing(facts({ order: { maxAttemptsPerDay: 2 }, callStarts: today, lead: { dialAfter: tonight } })).planningCallAt).toEqual(
+      capped.planningCallAt,
+    );
     const saturday = new Date('2026-03-14T06:00:00Z');
     expect(decideDialing(facts({ order: { maxAttemptsPerDay: 2 }, callStarts: today, lead: { dialAfter: saturday } }))).toEqual({
       planningCallAt: saturday,
@@ -83,7 +92,7 @@ describe('decideDialing', () => {
   });
 
   it('a schedule without a callable day plans nothing', () => {
-    const off = Array.from({ length: 7 }, () => null);
+    const off = Array.from({ length: 7 }, () => [] as []);
     expect(decideDialing(facts({ order: { callSchedule: off } }))).toEqual({ planningCallAt: null, hold: null, capUntil: null });
   });
 
@@ -113,8 +122,8 @@ describe('decideDialing', () => {
             lead: { hasConsent, dialAfter: wantedOffset === null ? null : new Date(now.getTime() + wantedOffset) },
           });
           const d = decideDialing(f);
-          if (f.lead.dialAfter === null) return expect(d).toEqual({ planningCallAt: null, hold: null, capUntil: null });
           const blocked = dncListed || (consentRequired && !hasConsent);
+          if (f.lead.dialAfter === null) return expect([d.planningCallAt, d.hold === null]).toEqual([null, !blocked]);
           expect(d.planningCallAt === null).toBe(blocked);
           if (d.planningCallAt === null) return expect(d.hold?.reasons.length).toBeGreaterThan(0);
           expect(d.planningCallAt.getTime()).toBeGreaterThanOrEqual(Math.max(now.getTime(), f.lead.dialAfter.getTime()));

@@ -57,17 +57,18 @@ export interface DialingDecision {
 const stopped = { planningCallAt: null, hold: null, capUntil: null } as const;
 
 /**
- * The one rule of when a lead may be dialled next: a stopped lead stays stopped; a number on a list or missing consent holds it
- * unplanned; otherwise its call goes to the first moment of its window at or after both now and the moment it is wanted, and,
+ * The one rule of when a lead may be dialled next: a number on a list or missing consent holds it unplanned (a stopped lead too,
+ * so it says why it may not be called); a stopped lead stays stopped; otherwise its call goes to the first moment of its window at or after both now and the moment it is wanted, and,
  * once its calls of today (its local day) reach the order's `maxAttemptsPerDay`, not before its next local day.
  */
 export function decideDialing(f: DialingFacts): DialingDecision {
-  if (f.lead.dialAfter === null) return stopped;
   const since = (reasons: HoldReason[]): DialingHold => ({ reasons, since: f.previousHold?.since ?? f.now });
   const blocking: HoldReason[] = [];
   if (f.dncListed) blocking.push('dnc');
   if (f.order.consentRequired && !f.lead.hasConsent) blocking.push('no_consent');
+  // Also on a stopped lead: it says why the lead may not be called, whatever its own dialling says.
   if (blocking.length > 0) return { planningCallAt: null, hold: since(blocking), capUntil: null };
+  if (f.lead.dialAfter === null) return stopped;
 
   const zone = planningZone(f.order, f.lead);
   const window = { schedule: f.order.callSchedule, holidays: f.order.holidays, zone };

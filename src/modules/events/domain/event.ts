@@ -52,6 +52,9 @@ export interface StoredEvent {
 export const LEAD_COLUMN_FIELDS: Readonly<Record<string, readonly string[]>> = {
   order_id: ['orderId', 'orderCode'],
   planning_call_at: ['planningCallDateTime'],
+  dialing_hold: ['dialingHold'],
+  dialing_hold_since: ['dialingHold'],
+  daily_cap_until: ['dialingHold'],
 };
 
 const camelCase = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

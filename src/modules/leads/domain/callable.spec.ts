@@ -1,6 +1,7 @@
 import { FixedOffsetZone, IANAZone } from 'luxon';
 import type { CallSchedule, DayWindow } from '../../orders/domain/call-schedule';
 import { CallableFacts, explainCallable, localIso } from './callable';
+import type { HoldReason } from '../../dialing/domain/dialing-decision';
 
 const kolkata = IANAZone.create('Asia/Kolkata');
 const weekdays: CallSchedule = [['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], ['09:00', '18:00'], [], []];
@@ -17,13 +18,15 @@ const facts = (over: Partial<CallableFacts> = {}): CallableFacts => ({
   autoDialingEnabled: true,
   qualifiedToday: 0,
   qualifiedLeadsPerDayLimit: null,
+  hold: null,
   ...over,
 });
+const held = (...reasons: HoldReason[]) => ({ reasons, since: NOW });
 
 describe('explainCallable', () => {
-  it('dnc (not dialing_stopped) when a do-not-call entry covers the lead; nothing next, even with a planned call', () => {
-    expect(explainCallable(facts({ planningCallAt: null, dncBlocked: true }))).toEqual({ callableNow: false, reasons: ['dnc'], nextCallableAt: null });
-    expect(explainCallable(facts({ dncBlocked: true }))).toEqual({ callableNow: false, reasons: ['dnc'], nextCallableAt: null });
+  it('dnc (not dialing_stopped) when the decision holds the lead for a do-not-call entry; nothing next', () => {
+    expect(explainCallable(facts({ planningCallAt: null, hold: held('dnc') }))).toEqual({ callableNow: false, reasons: ['dnc'], nextCallableAt: null });
+    expect(explainCallable(facts({ planningCallAt: null, hold: held('dnc', 'no_consent') })).reasons).toEqual(['no_consent', 'dnc']);
   });
 
   it('is callable with no reasons inside hours when the planned call is due', () => {
@@ -67,21 +70,19 @@ describe('explainCallable', () => {
     expect(explainCallable(facts({ planningCallAt: null }))).toEqual({ callableNow: false, reasons: ['dialing_stopped'], nextCallableAt: null });
   });
 
-  it('no_consent instead of dialing_stopped when the order requires consent the lead lacks; nothing next', () => {
-    expect(explainCallable(facts({ planningCallAt: null, consentRequired: true, hasConsent: false }))).toEqual({
+  it('no_consent instead of dialing_stopped when the decision holds the lead for consent; nothing next', () => {
+    expect(explainCallable(facts({ planningCallAt: null, hold: held('no_consent') }))).toEqual({
       callableNow: false,
       reasons: ['no_consent'],
       nextCallableAt: null,
     });
-    expect(explainCallable(facts({ consentRequired: true, hasConsent: true })).reasons).not.toContain('no_consent');
   });
 
-  it('daily_attempt_cap while the cap holds the lead, not after', () => {
+  it('daily_attempt_cap while the cap holds the lead; its planned call is next', () => {
     const planned = new Date('2026-03-11T04:00:00Z');
-    const capped = explainCallable(facts({ planningCallAt: planned, dailyCapUntil: new Date('2026-03-10T18:30:00Z') }));
+    const capped = explainCallable(facts({ planningCallAt: planned, hold: held('daily_attempt_cap') }));
     expect(capped.reasons).toContain('daily_attempt_cap');
     expect(capped.nextCallableAt).toEqual(planned);
-    expect(explainCallable(facts({ dailyCapUntil: new Date('2020-01-01T00:00:00Z') })).reasons).not.toContain('daily_attempt_cap');
   });
 
   it('order_autodialing_disabled; nothing next', () => {

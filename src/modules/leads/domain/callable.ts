@@ -1,3 +1,4 @@
+import type { DialingHold } from '../../dialing/domain/dialing-decision';
 import { DateTime, Zone } from 'luxon';
 import { CallSchedule, hasNoCallableDay } from '../../orders/domain/call-schedule';
 import { dayWindow, holidayDays, localDayStart, nextCallableAt, weekWindows, windowIntervals } from '../../orders/domain/callable-time';
@@ -43,13 +44,8 @@ export interface CallableFacts {
   autoDialingEnabled: boolean;
   qualifiedToday: number;
   qualifiedLeadsPerDayLimit: number | null;
-  /** The order dials only leads with consent, and whether this lead has it. */
-  consentRequired?: boolean;
-  hasConsent?: boolean;
-  /** The daily attempt cap holds the lead until then; null or absent: not capped. */
-  dailyCapUntil?: Date | null;
-  /** An active do-not-call entry covers the lead. */
-  dncBlocked?: boolean;
+  /** The dialing decision's hold as stored, at `now` (holdAt): do-not-call, missing consent, the daily cap. */
+  hold: DialingHold | null;
 }
 
 export interface Callability {
@@ -69,7 +65,8 @@ function insideWindow(zone: Zone, schedule: CallSchedule, now: number): { hasWin
 }
 
 /**
- * Why a lead is or is not callable now (`reasons` empty exactly when `callableNow`). `nextCallableAt`: the first moment in the
+ * Why a lead is or is not callable now (`reasons` empty exactly when `callableNow`): the stored dialing decision (its planned call
+ * and hold) read at `now`, with the order's switches (autodialing, today's qualified limit) and where `now` falls in the window. `nextCallableAt`: the first moment in the
  * window, not on a holiday, not before the planned call, and not before the order's next day once today's qualified limit is reached.
  */
 export function explainCallable(f: CallableFacts): Callability {
@@ -84,17 +81,17 @@ export function explainCallable(f: CallableFacts): Callability {
   if (today.hasWindow && !today.inside) reasons.push('outside_hours');
   // Inside hours: in today's window on a working day (a holiday has no hours).
   if (today.inside && !holiday && f.planningCallAt !== null && f.planningCallAt.getTime() > now) reasons.push('not_yet_due');
-  const noConsent = f.consentRequired === true && f.hasConsent !== true;
-  if (noConsent) reasons.push('no_consent');
-  else if (f.planningCallAt === null && !f.dncBlocked) reasons.push('dialing_stopped');
+  const held = new Set(f.hold?.reasons ?? []);
+  if (held.has('no_consent')) reasons.push('no_consent');
+  else if (f.planningCallAt === null && !held.has('dnc')) reasons.push('dialing_stopped');
   if (!f.autoDialingEnabled) reasons.push('order_autodialing_disabled');
   const limitReached = f.qualifiedLeadsPerDayLimit !== null && f.qualifiedToday >= f.qualifiedLeadsPerDayLimit;
   if (limitReached) reasons.push('qualified_limit_reached');
-  if (f.planningCallAt !== null && f.dailyCapUntil && f.dailyCapUntil.getTime() > now) reasons.push('daily_attempt_cap');
-  if (f.dncBlocked) reasons.push('dnc');
+  if (held.has('daily_attempt_cap')) reasons.push('daily_attempt_cap');
+  if (held.has('dnc')) reasons.push('dnc');
 
   let next: Date | null = null;
-  if (f.planningCallAt !== null && !noSchedule && f.autoDialingEnabled && !noConsent && !f.dncBlocked) {
+  if (f.planningCallAt !== null && !noSchedule && f.autoDialingEnabled) {
     let from = Math.max(now, f.planningCallAt.getTime());
     if (limitReached) from = Math.max(from, orderDayBounds(f.now, f.orderZone).end.getTime());
     next = nextCallableAt({ now: new Date(from), schedule: f.schedule, holidays: f.holidays, zone: f.zone });

@@ -54,7 +54,9 @@ export function checkLeadFields(
 }
 
 /** Column changes an update makes whatever the lead holds (status, zone and planning depend on it). */
-export type LeadFieldChanges = Omit<UpdateLeadInput, 'statusId' | 'utcOffset' | 'timeZone' | 'socialAId' | 'customValues' | 'consent'> & {
+export type LeadFieldChanges = Omit<UpdateLeadInput, 'statusId' | 'utcOffset' | 'timeZone' | 'socialAId' | 'customValues' | 'consent' | 'planningCallAt'> & {
+  /** An explicit next call (v1 `call_timestamp`): the earliest moment the lead is wanted; the dialing decision still bounds it. */
+  dialAfter?: Date;
   /** Consent given (checked), null withdrawn, undefined unchanged. */
   consent?: Consent | null;
   socialAId?: string;
@@ -106,7 +108,7 @@ export function leadUpdate(
     messengerPhone: normaliseMessengerPhone(input.messengerPhone) ?? undefined,
     socialAId: checked.socialAId,
     socialBLogin: input.socialBLogin,
-    planningCallAt: input.planningCallAt,
+    dialAfter: input.planningCallAt,
     customValues: ctx.customValues,
     consent: input.consent === undefined ? undefined : (consent?.value ?? null),
   };

@@ -1,3 +1,4 @@
+import type { DialingHold, HoldReason } from '../../dialing/domain/dialing-decision';
 import type { Consent, ConsentInput } from './consent';
 
 /** The lead as the domain sees it: one shape, presented as v2 or v1 by the HTTP layer. */
@@ -21,9 +22,6 @@ export type LeadSource = (typeof LEAD_SOURCES)[number];
 export const AD_CAMPAIGN_ID_MAX = 64;
 /** How leads made through this API are marked (`createMethod`). */
 export const API_CREATE_METHOD = 'API';
-
-/** Why a lead that would otherwise be planned has no planned call (set by the database for `dnc`). */
-export type PlanningHold = 'dnc' | 'consent';
 
 export interface Lead {
   id: number;
@@ -61,8 +59,16 @@ export interface Lead {
   consent: Consent | null;
   /** The daily attempt cap holds the lead until then (its next local day); null: not capped. */
   dailyCapUntil: Date | null;
+  /** The dialing decision's hold, as stored (see dialing/domain/dialing-decision.ts); null: not held. */
+  dialingHold: HoldReason[] | null;
+  dialingHoldSince: Date | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** The dialing decision's hold a lead stores, as one value (null: not held). */
+export function storedHold(lead: Pick<Lead, 'dialingHold' | 'dialingHoldSince'>): DialingHold | null {
+  return lead.dialingHold?.length && lead.dialingHoldSince ? { reasons: lead.dialingHold, since: lead.dialingHoldSince } : null;
 }
 
 /** Fields a client may set on create (v2 names; v1 maps onto them). */
@@ -148,12 +154,10 @@ export function sourceCommentText(value: unknown): string | undefined {
 }
 
 /** The lead as a recorded call needs it (the calls module asks LeadCallAttemptsService for it, in the call's transaction). */
-/** What a recorded call writes to its lead. */
+/** What a recorded call writes to its lead before the dialing decision: its attempt count and the moment the redial is wanted (null: dialling stops; absent: unchanged). */
 export interface CallAttemptWrite {
   attemptCount: number;
-  planningCallAt: Date | null;
-  dailyCapUntil: Date | null;
-  hold: PlanningHold | null;
+  dialAfter?: Date | null;
 }
 
 export interface LeadForCall {

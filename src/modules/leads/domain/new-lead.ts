@@ -1,10 +1,10 @@
 import type { FieldError } from '../../../common/domain-error';
-import { nextCallableAt } from '../../orders/domain/callable-time';
-import { API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType, type PlanningHold } from './lead';
+import { decideDialing, type HoldReason } from '../../dialing/domain/dialing-decision';
+import { API_CREATE_METHOD, CreateLeadInput, LeadSource, LeadType } from './lead';
 import { checkLeadFields, normaliseMessengerPhone } from './lead-changes';
 import type { LeadStatus } from './lead-status';
-import { checkConsent, type Consent, consentAllowsCalls } from './consent';
-import { planningZone, resolveLeadTimeZone } from '../../orders/domain/time-zone';
+import { checkConsent, type Consent } from './consent';
+import { resolveLeadTimeZone } from '../../orders/domain/time-zone';
 
 import type { OrderSettings } from '../../orders/domain/order-settings';
 export type { OrderSettings };
@@ -24,7 +24,12 @@ export interface NewLead {
   externalIdCrmD: string | null;
   createMethod: string;
   source: LeadSource;
+  /** The dialing decision's (decideDialing): the database may still hold the lead when a list covers its number (the lead trigger). */
   planningCallAt: Date | null;
+  /** Wanted from its creation on. */
+  dialAfter: Date | null;
+  dialingHold: HoldReason[] | null;
+  dialingHoldSince: Date | null;
   priority: number;
   utcOffset: number;
   /** IANA zone, or null: the fixed `utcOffset` (optional for callers that build leads by hand: null). */
@@ -37,18 +42,19 @@ export interface NewLead {
   adCampaignId: string | null;
   customValues: Record<string, unknown>;
   consent: Consent | null;
-  /** 'consent' when the order requires consent the lead lacks; the database adds 'dnc' when a list covers the phone. */
-  planningHold?: PlanningHold | null;
 }
 
-/** A new lead of an order requiring consent it lacks: no planned call, held for consent. */
-const CONSENT_HOLD = { planningCallAt: null, planningHold: 'consent' } as const;
-
-/** Earliest callable moment not before `notBefore` (and not before now), in the lead's zone (or the order's, see planningZone); a number is a fixed offset. */
-export function planCall(order: OrderSettings, lead: { timeZone: string | null; utcOffset: number } | number, now: Date, notBefore?: Date | null): Date | null {
-  const from = notBefore && notBefore > now ? notBefore : now;
-  const zone = planningZone(order, typeof lead === 'number' ? { timeZone: null, utcOffset: lead } : lead);
-  return nextCallableAt({ now: from, schedule: order.callSchedule, holidays: order.holidays, zone });
+/** A new lead's dialing: the decision with no calls yet, wanted now; a list covering its number is the database's to apply. */
+function newLeadDialing(order: OrderSettings, lead: { timeZone: string | null; utcOffset: number; consent: Consent | null }, now: Date) {
+  const d = decideDialing({
+    now,
+    order,
+    lead: { timeZone: lead.timeZone, utcOffset: lead.utcOffset, hasConsent: lead.consent !== null, dialAfter: now },
+    dncListed: false,
+    callStarts: [],
+    previousHold: null,
+  });
+  return { planningCallAt: d.planningCallAt, dialAfter: now, dialingHold: d.hold?.reasons ?? null, dialingHoldSince: d.hold?.since ?? null };
 }
 
 /**
@@ -101,7 +107,7 @@ export function buildNewLead(
       externalIdCrmD: input.externalIdCrmD ?? null,
       createMethod: API_CREATE_METHOD,
       source: input.source ?? 'organic',
-      ...(consentAllowsCalls(order, given) ? { planningCallAt: planCall(order, zone.value, ctx.now), planningHold: null } : CONSENT_HOLD),
+      ...newLeadDialing(order, { ...zone.value, consent: given }, ctx.now),
       priority: input.priority ?? 0,
       utcOffset,
       timeZone,

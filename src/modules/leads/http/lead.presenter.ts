@@ -2,7 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
 import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.decorators';
 import { CONSENT_SOURCES, type Consent } from '../domain/consent';
-import { LEAD_SOURCES, LEAD_TYPES, type Lead } from '../domain/lead';
+import { LEAD_SOURCES, LEAD_TYPES, type Lead, storedHold } from '../domain/lead';
+import { type DialingHold, HOLD_REASONS, type HoldReason, holdAt } from '../../dialing/domain/dialing-decision';
 import { currentUtcOffset } from '../../orders/domain/time-zone';
 import type { LeadStatus } from '../domain/lead-status';
 import type { AsyncJobView } from '../lead-create-jobs.service';
@@ -16,6 +17,21 @@ export class ConsentView {
   @ApiProperty({ type: String, nullable: true }) evidenceUrl: string | null;
   @ApiProperty({ type: String, nullable: true }) token: string | null;
   @ApiProperty({ type: String, nullable: true }) text: string | null;
+}
+
+/** Why a lead is held from dialling: the dialing decision's stored reasons. */
+export class DialingHoldView {
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', enum: [...HOLD_REASONS] },
+    minItems: 1,
+    example: ['dnc'],
+    description:
+      'every reason that holds the lead: dnc (a do-not-call entry lists its number), no_consent (its order requires consent it lacks), ' +
+      "daily_attempt_cap (its calls of today reached the order's maxAttemptsPerDay: its call is planned in its next local day's window)",
+  })
+  reasons: HoldReason[];
+  @ApiProperty({ type: 'string', format: 'date-time', example: ISO, description: 'since when it has been held' }) since: string;
 }
 
 /** The v2 Lead of API.md (detail form; list items add previousLeadId/nextLeadId). */
@@ -43,6 +59,14 @@ export class LeadV2View {
     description: "'' when no call is planned",
   })
   planningCallDateTime: string;
+  @ApiProperty({
+    type: DialingHoldView,
+    nullable: true,
+    description:
+      "extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. " +
+      'A lead.updated event that changes it lists dialingHold in changed.',
+  })
+  dialingHold: DialingHoldView | null;
   @ApiProperty({ type: 'integer' }) priority: number;
   @ApiProperty({
     type: 'integer',
@@ -147,6 +171,7 @@ function leadV2(lead: Lead, withLinks: boolean) {
     isSecondary: lead.isSecondary,
     ...(withLinks ? { previousLeadId: lead.previousLeadId, nextLeadId: lead.nextLeadId } : {}),
     planningCallDateTime: isoDateTime(lead.planningCallAt) ?? '',
+    dialingHold: presentHold(holdAt(storedHold(lead), lead.dailyCapUntil, new Date())),
     priority: lead.priority,
     utcOffset: currentUtcOffset(lead),
     timeZone: lead.timeZone ?? null,
@@ -159,6 +184,10 @@ function leadV2(lead: Lead, withLinks: boolean) {
     customValues: lead.customValues ?? {},
     consent: presentConsent(lead.consent),
   };
+}
+
+function presentHold(h: DialingHold | null): DialingHoldView | null {
+  return h ? { reasons: h.reasons, since: isoDateTime(h.since) } : null;
 }
 
 function presentConsent(c: Consent | null | undefined): ConsentView | null {

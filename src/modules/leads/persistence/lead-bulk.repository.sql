@@ -12,7 +12,7 @@ SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1,
 SELECT dnc_lock($2::text[], false) FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
   FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c;
 
--- $1 = "[{\"order_id\":3,\"phone\":\"+4930123456\",\"lead_type\":\"straight\",\"status_id\":1,\"name\":\"Ad... (1245 characters),
+-- $1 = "[{\"order_id\":3,\"phone\":\"+4930123456\",\"lead_type\":\"straight\",\"status_id\":1,\"name\":\"Ad... (1385 characters),
 -- $2 = 2026-11-22T10:30:00.000Z, $3 = false
 WITH src AS (
   SELECT (e.item->>'ord')::int AS ord, r.*
@@ -40,11 +40,13 @@ WITH src AS (
   INSERT INTO lead (id, order_id, name, phone, source_comment, ip, external_id_crm_a, external_id_crm_b,
     external_id_crm_c, external_id_crm_d, status_id, lead_type, create_method, source, planning_call_at, priority,
     utc_offset, time_zone, social_a_id, social_b_login, messenger_user_name, messenger_phone, messenger_id,
-    ad_campaign_id, custom_values, consent, job_id, is_secondary, previous_lead_id, next_lead_id)
+    ad_campaign_id, custom_values, consent, dial_after, dialing_hold, dialing_hold_since, job_id, is_secondary,
+    previous_lead_id, next_lead_id)
   SELECT c.new_id, c.order_id, c.name, c.phone, c.source_comment, c.ip, c.external_id_crm_a, c.external_id_crm_b,
     c.external_id_crm_c, c.external_id_crm_d, c.status_id, c.lead_type, c.create_method, c.source, c.planning_call_at,
     c.priority, c.utc_offset, c.time_zone, c.social_a_id, c.social_b_login, c.messenger_user_name, c.messenger_phone,
-    c.messenger_id, c.ad_campaign_id, c.custom_values, c.consent, c.job_id,
+    c.messenger_id, c.ad_campaign_id, c.custom_values, c.consent, c.dial_after, c.dialing_hold, c.dialing_hold_since,
+    c.job_id,
          coalesce(c.batch_prev, h.prev_id) IS NOT NULL, coalesce(c.batch_prev, h.prev_id), c.batch_next
   FROM chained c LEFT JOIN heads h ON h.new_id = c.new_id
   ORDER BY c.ord
@@ -76,7 +78,7 @@ SELECT id FROM lead_async_job WHERE id = ANY($1::uuid[]) AND state = 'queued' OR
 SELECT dnc_lock($2::text[], false) FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
   FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c;
 
--- $1 = "[{\"order_id\":3,\"phone\":\"+4930123456\",\"lead_type\":\"straight\",\"status_id\":1,\"name\":\"Ad... (1317 characters),
+-- $1 = "[{\"order_id\":3,\"phone\":\"+4930123456\",\"lead_type\":\"straight\",\"status_id\":1,\"name\":\"Ad... (1457 characters),
 -- $2 = 2026-11-22T10:30:00.000Z, $3 = true
 WITH src AS (
   SELECT (e.item->>'ord')::int AS ord, r.*
@@ -104,11 +106,13 @@ WITH src AS (
   INSERT INTO lead (id, order_id, name, phone, source_comment, ip, external_id_crm_a, external_id_crm_b,
     external_id_crm_c, external_id_crm_d, status_id, lead_type, create_method, source, planning_call_at, priority,
     utc_offset, time_zone, social_a_id, social_b_login, messenger_user_name, messenger_phone, messenger_id,
-    ad_campaign_id, custom_values, consent, job_id, is_secondary, previous_lead_id, next_lead_id)
+    ad_campaign_id, custom_values, consent, dial_after, dialing_hold, dialing_hold_since, job_id, is_secondary,
+    previous_lead_id, next_lead_id)
   SELECT c.new_id, c.order_id, c.name, c.phone, c.source_comment, c.ip, c.external_id_crm_a, c.external_id_crm_b,
     c.external_id_crm_c, c.external_id_crm_d, c.status_id, c.lead_type, c.create_method, c.source, c.planning_call_at,
     c.priority, c.utc_offset, c.time_zone, c.social_a_id, c.social_b_login, c.messenger_user_name, c.messenger_phone,
-    c.messenger_id, c.ad_campaign_id, c.custom_values, c.consent, c.job_id,
+    c.messenger_id, c.ad_campaign_id, c.custom_values, c.consent, c.dial_after, c.dialing_hold, c.dialing_hold_since,
+    c.job_id,
          coalesce(c.batch_prev, h.prev_id) IS NOT NULL, coalesce(c.batch_prev, h.prev_id), c.batch_next
   FROM chained c LEFT JOIN heads h ON h.new_id = c.new_id
   ORDER BY c.ord
@@ -144,7 +148,8 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT t.id FROM lead t WHERE t.phone = $1 ORDER BY t.id LIMIT $3 OFFSET $2) page
   JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;
 
@@ -164,6 +169,7 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT t.id FROM lead t WHERE t.external_id_crm_a = $1 AND t.order_id = ANY($2::int[]) AND t.status_id = ANY($3::int[]) AND t.created_at >= $4 AND t.created_at <= $5 ORDER BY t.id LIMIT $7 OFFSET $6) page
   JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import type { PlanningHold } from '../domain/lead';
+import type { EntityManager } from 'typeorm';
+import type { DialingDecision, DialingHold, HoldReason } from '../../dialing/domain/dialing-decision';
 
 /** A do-not-call list as the leads see it: which leads of a number it covers. */
 export interface DncListScope {
@@ -9,35 +9,38 @@ export interface DncListScope {
   clientId: number | null;
 }
 
-/** Held leads that share what their next call depends on: order, zone, daily cap still running, consent. */
-export interface HeldGroup {
+/** Which leads a decision is made again for. */
+export type LeadSelector = { ids: number[] } | { orderId: number } | { phones: string[]; heldBy: HoldReason };
+
+/** A lead's stored inputs of the dialing decision and its stored result, read under its row lock. */
+export interface LeadDialingRow {
+  id: number;
   orderId: number;
   timeZone: string | null;
   utcOffset: number;
-  capUntil: Date | null;
   hasConsent: boolean;
+  dialAfter: Date | null;
+  dncListed: boolean;
+  /** Starts of its calls of the last two days. */
+  callStarts: Date[];
+  planningCallAt: Date | null;
+  hold: DialingHold | null;
+  dailyCapUntil: Date | null;
 }
 
-/** Which held leads a release plans again: those a list held, of these numbers; or those an order's consent rule held. */
-export type HeldSelector = { hold: 'dnc'; phones: string[] } | { hold: 'dnc' | 'consent'; orderId: number };
+/** How many leads one read-decide-write round takes (an order's leads go in rounds, each its own two statements). */
+export const DECIDE_CHUNK = 2_000;
 
-/** The selector as a condition on `l`, its values from $1 ($1 phones or order id). */
-function heldWhere(s: HeldSelector): { sql: string; value: unknown } {
-  return 'phones' in s
-    ? { sql: `l.phone = ANY($1::text[]) AND l.planning_hold = 'dnc'`, value: s.phones }
-    : { sql: `l.order_id = $1 AND l.planning_hold = '${s.hold}'`, value: s.orderId };
+function selectorWhere(s: LeadSelector): { sql: string; value: unknown } {
+  if ('ids' in s) return { sql: `l.id = ANY($1::int[])`, value: s.ids };
+  if ('orderId' in s) return { sql: `l.order_id = $1`, value: s.orderId };
+  return { sql: `l.phone = ANY($1::text[]) AND l.dialing_hold @> ARRAY['${s.heldBy}']::varchar[]`, value: s.phones };
 }
+
+type RawRow = Omit<LeadDialingRow, 'hold'> & { holdReasons: HoldReason[] | null; holdSince: Date | null };
 
 @Injectable()
 export class LeadHoldsRepository {
-  constructor(private readonly ds: DataSource) {}
-
-  /** Whether an active do-not-call entry covers the lead at `at` (function dnc_blocks, as the lead trigger checks). */
-  async isBlocked(leadId: number, at: Date): Promise<boolean> {
-    const rows = await this.ds.query<{ blocked: boolean }[]>(`SELECT dnc_blocks(l.phone, l.order_id, $2) AS blocked FROM lead l WHERE l.id = $1`, [leadId, at]);
-    return rows[0]?.blocked ?? false;
-  }
-
   /**
    * The numbers' bucket locks until the transaction ends (function dnc_lock): exclusive for a list write, so creates of those
    * numbers wait; shared for a write that may plan a lead of them.
@@ -52,95 +55,79 @@ export class LeadHoldsRepository {
   }
 
   /**
-   * Stops the planned calls of every lead of these numbers the list covers, held as `dnc`, and writes their lead.updated events in the
-   * same statement, in the order the update meets the leads (set-based: the per-row event trigger stands aside, see lead_stopped_event).
+   * Up to `limit` selected leads after id `afterId`, locked in id order, with every input of the decision: whether a list covers the number now (dnc_blocks,
+   * the coverage rule the lead trigger applies) and the starts of the recent calls.
    */
-  async stopPlanned(phones: string[], list: DncListScope, m: EntityManager): Promise<number> {
-    await m.query(`SELECT set_config('app.lead_events_by_statement', 'on', true)`);
-    const [{ n }] = await m.query<{ n: number }[]>(
-      `WITH s AS (
-         UPDATE lead l SET planning_call_at = NULL, planning_hold = 'dnc', updated_at = now()
-         FROM call_order o
-         WHERE o.id = l.order_id AND l.phone = ANY($1::text[]) AND l.planning_call_at IS NOT NULL
-           AND ($2 = 'global' OR ($2 = 'client' AND o.client_id = $3) OR ($2 = 'order' AND l.order_id = $3))
-         RETURNING l AS row),
-       e AS (INSERT INTO event (type, order_id, payload)
-             SELECT 'lead.updated', (s.row).order_id, lead_stopped_event(s.row) FROM s RETURNING 1)
-       SELECT count(*)::int AS n FROM e`,
-      [phones, list.scope, list.orderId ?? list.clientId],
-    );
-    await m.query(`SELECT set_config('app.lead_events_by_statement', 'off', true)`);
-    return n;
+  async lockFacts(m: EntityManager, selector: LeadSelector, now: Date, afterId = 0, limit = DECIDE_CHUNK): Promise<LeadDialingRow[]> {
+    const where = selectorWhere(selector);
+    return this.readFacts(m, `${where.sql} AND l.id > $3 ORDER BY l.id LIMIT $4 FOR UPDATE OF l`, [where.value, now, afterId, limit]);
   }
 
-  /** The groups of held leads a release plans (capUntil only while it runs past `now`). */
-  async heldGroups(m: EntityManager, selector: HeldSelector, now: Date): Promise<HeldGroup[]> {
-    const where = heldWhere(selector);
-    return m.query(
-      `SELECT l.order_id AS "orderId", l.time_zone AS "timeZone", l.utc_offset AS "utcOffset",
-              CASE WHEN l.daily_cap_until > $2 THEN l.daily_cap_until END AS "capUntil", l.consent IS NOT NULL AS "hasConsent"
-       FROM lead l WHERE ${where.sql} GROUP BY 1, 2, 3, 4, 5`,
-      [where.value, now],
+  /** One lead's facts, as they will be once its number is `phone` (an update's new number); the caller holds its row lock. */
+  async factsOf(m: EntityManager, id: number, phone: string | undefined, now: Date): Promise<LeadDialingRow | null> {
+    const rows = await this.readFacts(m, `l.id = $1`, [id, now, phone ?? null]);
+    return rows[0] ?? null;
+  }
+
+  private async readFacts(m: EntityManager, where: string, params: unknown[]): Promise<LeadDialingRow[]> {
+    // $2 is now; $3, when a text, a number the lead is about to have.
+    const phone = params.length === 3 ? `coalesce($3::text, l.phone)` : `l.phone`;
+    const rows = await m.query<RawRow[]>(
+      `SELECT l.id, l.order_id AS "orderId", l.time_zone AS "timeZone", l.utc_offset AS "utcOffset", l.consent IS NOT NULL AS "hasConsent",
+              l.dial_after AS "dialAfter", dnc_blocks(${phone}, l.order_id, $2) AS "dncListed",
+              ARRAY(SELECT c.created_at FROM call c WHERE c.lead_id = l.id AND c.created_at > $2::timestamptz - interval '2 days') AS "callStarts",
+              l.planning_call_at AS "planningCallAt", l.dialing_hold AS "holdReasons", l.dialing_hold_since AS "holdSince",
+              l.daily_cap_until AS "dailyCapUntil"
+       FROM lead l WHERE ${where}`,
+      params,
     );
+    return rows.map(({ holdReasons, holdSince, ...r }) => ({ ...r, hold: holdReasons && holdSince ? { reasons: holdReasons, since: holdSince } : null }));
   }
 
   /**
-   * Plans the held leads again, each group's leads at its time with its hold (null: none), in one statement; the lead trigger
-   * holds again those another entry still covers. How many leads changed.
+   * Writes the decisions that differ from what the leads hold, in one statement; the lead trigger still holds a lead whose number
+   * a list covers by then, and the row event trigger writes each change's lead.updated. How many leads changed.
    */
-  async replanHeld(
-    m: EntityManager,
-    selector: HeldSelector,
-    now: Date,
-    plans: { group: HeldGroup; at: Date | null; hold: PlanningHold | null }[],
-  ): Promise<number> {
-    if (plans.length === 0) return 0;
-    const where = heldWhere(selector);
+  async writeDecisions(m: EntityManager, decisions: { id: number; decision: DialingDecision }[]): Promise<number> {
+    if (decisions.length === 0) return 0;
     const [{ n }] = await m.query<{ n: number }[]>(
-      `WITH r AS (
-         UPDATE lead l SET planning_call_at = g.at, planning_hold = g.hold, updated_at = now()
-         FROM unnest($3::int[], $4::text[], $5::int[], $6::timestamptz[], $7::bool[], $8::timestamptz[], $9::text[])
-              AS g(order_id, time_zone, utc_offset, cap_until, has_consent, at, hold)
-         WHERE ${where.sql} AND l.order_id = g.order_id AND l.time_zone IS NOT DISTINCT FROM g.time_zone AND l.utc_offset = g.utc_offset
-           AND (CASE WHEN l.daily_cap_until > $2 THEN l.daily_cap_until END) IS NOT DISTINCT FROM g.cap_until
-           AND (l.consent IS NOT NULL) = g.has_consent
+      `WITH w AS (
+         UPDATE lead l SET planning_call_at = d.at, dialing_hold = string_to_array(d.hold, ',')::varchar[], dialing_hold_since = d.since,
+                daily_cap_until = d.cap, updated_at = now()
+         FROM unnest($1::int[], $2::timestamptz[], $3::text[], $4::timestamptz[], $5::timestamptz[]) AS d(id, at, hold, since, cap)
+         WHERE l.id = d.id
+           AND (l.planning_call_at, l.dialing_hold, l.dialing_hold_since, l.daily_cap_until)
+               IS DISTINCT FROM (d.at, string_to_array(d.hold, ',')::varchar[], d.since, d.cap)
          RETURNING 1)
-       SELECT count(*)::int AS n FROM r`,
+       SELECT count(*)::int AS n FROM w`,
       [
-        where.value,
-        now,
-        plans.map((p) => p.group.orderId),
-        plans.map((p) => p.group.timeZone),
-        plans.map((p) => p.group.utcOffset),
-        plans.map((p) => p.group.capUntil),
-        plans.map((p) => p.group.hasConsent),
-        plans.map((p) => p.at),
-        plans.map((p) => p.hold),
+        decisions.map((d) => d.id),
+        decisions.map((d) => d.decision.planningCallAt),
+        decisions.map((d) => d.decision.hold?.reasons.join(',') ?? null),
+        decisions.map((d) => d.decision.hold?.since ?? null),
+        decisions.map((d) => d.decision.capUntil),
       ],
     );
     return n;
   }
 
-  /** The order's planned leads an entry covers now (its client changed) stop, held as `dnc`: one statement. */
-  async holdListedOfOrder(m: EntityManager, orderId: number): Promise<number> {
+  /**
+   * The do-not-call part of the decision, set-based, for an add of many numbers: every lead of these numbers the list covers is
+   * held (dnc_hold_reasons: 'dnc' first, no planned call, no daily cap). An ordinary update: the row
+   * event trigger writes each lead's lead.updated. How many leads it held.
+   */
+  async holdListed(phones: string[], list: DncListScope, m: EntityManager): Promise<number> {
     const [{ n }] = await m.query<{ n: number }[]>(
       `WITH s AS (
-         UPDATE lead SET planning_call_at = NULL, planning_hold = 'dnc', updated_at = now()
-         WHERE order_id = $1 AND planning_call_at IS NOT NULL AND dnc_blocks(phone, order_id, now()) RETURNING 1)
+         UPDATE lead l SET planning_call_at = NULL, daily_cap_until = NULL, dialing_hold = dnc_hold_reasons(l.dialing_hold),
+                dialing_hold_since = CASE WHEN l.dialing_hold IS NULL THEN date_trunc('second', now()) ELSE l.dialing_hold_since END, updated_at = now()
+         FROM call_order o
+         WHERE o.id = l.order_id AND l.phone = ANY($1::text[])
+           AND l.dialing_hold IS DISTINCT FROM dnc_hold_reasons(l.dialing_hold)
+           AND ($2 = 'global' OR ($2 = 'client' AND o.client_id = $3) OR ($2 = 'order' AND l.order_id = $3))
+         RETURNING 1)
        SELECT count(*)::int AS n FROM s`,
-      [orderId],
-    );
-    return n;
-  }
-
-  /** An order began to require consent: its planned leads without consent stop, held as `consent`. */
-  async holdWithoutConsent(m: EntityManager, orderId: number): Promise<number> {
-    const [{ n }] = await m.query<{ n: number }[]>(
-      `WITH s AS (
-         UPDATE lead SET planning_call_at = NULL, planning_hold = 'consent', updated_at = now()
-         WHERE order_id = $1 AND consent IS NULL AND planning_call_at IS NOT NULL RETURNING 1)
-       SELECT count(*)::int AS n FROM s`,
-      [orderId],
+      [phones, list.scope, list.orderId ?? list.clientId],
     );
     return n;
   }

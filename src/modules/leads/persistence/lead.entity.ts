@@ -1,7 +1,7 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
 import type { Consent } from '../domain/consent';
-import type { PlanningHold } from '../domain/lead';
+import type { HoldReason } from '../../dialing/domain/dialing-decision';
 import { LeadStatusEntity } from './lead-status.entity';
 
 /**
@@ -13,7 +13,7 @@ import { LeadStatusEntity } from './lead-status.entity';
 @Check('lead_check', 'previous_lead_id IS DISTINCT FROM id AND next_lead_id IS DISTINCT FROM id')
 @Check('lead_lead_type_check', `lead_type IN ('straight', 'selection')`)
 @Check('lead_messenger_id_check', 'messenger_id > 0')
-@Check('lead_planning_hold_check', `planning_hold IN ('dnc', 'consent')`)
+@Check('lead_dialing_hold_check', `dialing_hold <@ ARRAY['dnc', 'no_consent', 'daily_attempt_cap']::varchar[] AND cardinality(dialing_hold) > 0`)
 @Check('lead_phone_check', `phone ~ '^\\+[1-9][0-9]{6,14}$'`)
 @Check('lead_social_a_id_check', 'social_a_id > 0')
 @Check('lead_utc_offset_check', 'utc_offset BETWEEN -12 AND 14')
@@ -149,9 +149,17 @@ export class LeadEntity {
   @Column({ type: 'timestamptz', nullable: true })
   dailyCapUntil: Date | null;
 
-  /** Why a lead that would be planned has no planned call: a do-not-call entry, or missing consent. */
-  @Column({ type: 'varchar', length: 8, nullable: true })
-  planningHold: PlanningHold | null;
+  /** The dialing decision's input: the earliest moment the lead is wanted (created, a redial due, a `call_timestamp`); NULL: dialling stopped. */
+  @Column({ type: 'timestamptz', nullable: true })
+  dialAfter: Date | null;
+
+  /** The dialing decision's hold: every reason the lead is held (dialing/domain HOLD_REASONS); NULL: not held. */
+  @Column({ type: 'varchar', length: 24, array: true, nullable: true })
+  dialingHold: HoldReason[] | null;
+
+  /** Since when the lead has been held (NULL when it is not). */
+  @Column({ type: 'timestamptz', nullable: true })
+  dialingHoldSince: Date | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

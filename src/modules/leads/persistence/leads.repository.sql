@@ -16,7 +16,8 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT t.id FROM lead t  ORDER BY t.id LIMIT $1 OFFSET $2) page JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;
 
 -- LeadsRepository.listPage: one order: one branch
@@ -32,7 +33,8 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT page.id
   FROM ((SELECT t.id FROM lead t WHERE t.order_id = $4 AND t.id >= $1 AND t.id <= $2 ORDER BY t.id LIMIT $3)) page ORDER BY page.id LIMIT $5 OFFSET $6) page JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;
 
@@ -50,7 +52,8 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT page.id
   FROM ((SELECT t.id FROM lead t WHERE t.status_id = $6 AND t.created_at >= $1 AND t.created_at <= $2 AND t.id >= $3 AND t.id <= $4 ORDER BY t.id LIMIT $5)
   UNION ALL (SELECT t.id FROM lead t WHERE t.status_id = $7 AND t.created_at >= $1 AND t.created_at <= $2 AND t.id >= $3 AND t.id <= $4 ORDER BY t.id LIMIT $5)) page ORDER BY page.id LIMIT $8 OFFSET $9) page JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;
@@ -69,7 +72,8 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT page.id
   FROM ((SELECT t.id FROM lead t WHERE t.order_id = $4 AND t.status_id = $5 AND t.id >= $1 AND t.id <= $2 ORDER BY t.id LIMIT $3)
   UNION ALL (SELECT t.id FROM lead t WHERE t.order_id = $6 AND t.status_id = $7 AND t.id >= $1 AND t.id <= $2 ORDER BY t.id LIMIT $3)
@@ -101,7 +105,8 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT page.id
   FROM ((SELECT t.id FROM lead t WHERE t.order_id = $4 AND t.status_id = $5 AND t.id >= $1 AND t.id <= $2 ORDER BY t.id LIMIT $3)
   UNION ALL (SELECT t.id FROM lead t WHERE t.order_id = $6 AND t.status_id = $7 AND t.id >= $1 AND t.id <= $2 ORDER BY t.id LIMIT $3)
@@ -183,7 +188,8 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT page.id
   FROM ((SELECT t.id FROM lead t WHERE t.order_id = $5 AND t.id >= $1 AND t.id <= $2 AND t.status_id = ANY($3::int[]) ORDER BY t.id LIMIT $4)
   UNION ALL (SELECT t.id FROM lead t WHERE t.order_id = $6 AND t.id >= $1 AND t.id <= $2 AND t.status_id = ANY($3::int[]) ORDER BY t.id LIMIT $4)) page ORDER BY page.id LIMIT $7 OFFSET $8) page JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;
@@ -203,7 +209,8 @@ SELECT l.id AS "id", l.order_id AS "orderId", o.code AS "orderCode", l.name AS "
   l.social_b_login AS "socialBLogin", l.messenger_user_name AS "messengerUserName",
   l.messenger_phone AS "messengerPhone", l.ad_campaign_id AS "adCampaignId", l.custom_values AS "customValues",
   l.selection_type AS "selectionType", l.city AS "city", l.additional_params AS "additionalParams",
-  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
+  l.consent AS "consent", l.daily_cap_until AS "dailyCapUntil", l.dialing_hold AS "dialingHold",
+  l.dialing_hold_since AS "dialingHoldSince", l.created_at AS "createdAt", l.updated_at AS "updatedAt"
   FROM (SELECT t.id FROM lead t WHERE t.id >= $1 AND t.id <= $2 AND t.order_id = ANY($3::int[]) ORDER BY t.id LIMIT $4 OFFSET $5) page JOIN lead l ON l.id = page.id JOIN call_order o ON o.id = l.order_id ORDER BY l.id;
 
 -- LeadsRepository.stats: no filter: all-time rollup over orders and the deltas
@@ -290,13 +297,13 @@ SELECT (coalesce(sum(n) FILTER (WHERE whole),
 -- LeadsRepository.insertLinked: the lead_create call
 -- inputs: lead: NEW_LEAD (order 3), since: 2026-11-22T10:30:00.000Z, jobId: null
 -- $1 = "lead-phone:3:+4930123456", $2 = 2026-11-22T10:30:00.000Z, $3 = null,
--- $4 = "{\"order_id\":3,\"name\":\"Ada\",\"phone\":\"+4930123456\",\"source_comment\":null,\"ip\":null,\"ex... (772 characters)
+-- $4 = "{\"order_id\":3,\"name\":\"Ada\",\"phone\":\"+4930123456\",\"source_comment\":null,\"ip\":null,\"ex... (819 characters)
 SELECT lead_create($1, $2, $3, $4::jsonb) AS id;
 
 -- LeadsRepository.insertLinkedForJob: lead_create for a queued job
 -- inputs: lead: NEW_LEAD (order 3), since: 2026-11-22T10:30:00.000Z, jobId: "job-1"
 -- $1 = "lead-phone:3:+4930123456", $2 = 2026-11-22T10:30:00.000Z, $3 = "job-1",
--- $4 = "{\"order_id\":3,\"name\":\"Ada\",\"phone\":\"+4930123456\",\"source_comment\":null,\"ip\":null,\"ex... (772 characters)
+-- $4 = "{\"order_id\":3,\"name\":\"Ada\",\"phone\":\"+4930123456\",\"source_comment\":null,\"ip\":null,\"ex... (819 characters)
 WITH job AS (SELECT id FROM lead_async_job WHERE id = $3 AND state = 'queued' FOR UPDATE),
 created AS (SELECT lead_create($1, $2, $3, $4::jsonb) AS id FROM job),
 done AS (
@@ -317,7 +324,8 @@ SELECT json_build_object('id', l.id, 'orderId', l.order_id, 'orderCode', o.code,
   l.social_a_id::text, 'socialBLogin', l.social_b_login, 'messengerUserName', l.messenger_user_name, 'messengerPhone',
   l.messenger_phone, 'adCampaignId', l.ad_campaign_id, 'customValues', l.custom_values, 'selectionType',
   l.selection_type, 'city', l.city, 'additionalParams', l.additional_params, 'consent', l.consent, 'dailyCapUntil',
-  l.daily_cap_until, 'createdAt', l.created_at, 'updatedAt',
+  l.daily_cap_until, 'dialingHold', l.dialing_hold, 'dialingHoldSince', l.dialing_hold_since, 'createdAt', l.created_at,
+  'updatedAt',
   l.updated_at) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1 AND ($2::int IS NULL OR o.client_id = $2);
 
 -- LeadsRepository.findById: a client key: only a lead of its client's orders
@@ -332,19 +340,19 @@ SELECT json_build_object('id', l.id, 'orderId', l.order_id, 'orderCode', o.code,
   l.social_a_id::text, 'socialBLogin', l.social_b_login, 'messengerUserName', l.messenger_user_name, 'messengerPhone',
   l.messenger_phone, 'adCampaignId', l.ad_campaign_id, 'customValues', l.custom_values, 'selectionType',
   l.selection_type, 'city', l.city, 'additionalParams', l.additional_params, 'consent', l.consent, 'dailyCapUntil',
-  l.daily_cap_until, 'createdAt', l.created_at, 'updatedAt',
+  l.daily_cap_until, 'dialingHold', l.dialing_hold, 'dialingHoldSince', l.dialing_hold_since, 'createdAt', l.created_at,
+  'updatedAt',
   l.updated_at) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1 AND ($2::int IS NULL OR o.client_id = $2);
 
 -- LeadsRepository.lockForUpdate: the update's row lock, with its order's client
 -- inputs: id: 7
 -- $1 = 7
 SELECT l.order_id AS "orderId", l.phone AS "phone", l.status_id AS "statusId", l.utc_offset AS "utcOffset",
-  l.time_zone AS "timeZone", l.planning_call_at AS "planningCallAt", l.qualified_at AS "qualifiedAt",
-  l.previous_lead_id AS "previousLeadId", l.next_lead_id AS "nextLeadId", l.consent AS "consent",
-  l.planning_hold AS "planningHold",
+  l.time_zone AS "timeZone", l.qualified_at AS "qualifiedAt", l.previous_lead_id AS "previousLeadId",
+  l.next_lead_id AS "nextLeadId", l.consent AS "consent",
   o.client_id AS "orderClientId" FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1 FOR UPDATE OF l;
 
 -- LeadsRepository.update: only the fields given
--- inputs: id: 7, changes: { statusId: 2, planningCallAt: 2026-11-22T10:30:00.000Z, customValues: { color: "blue" } }
+-- inputs: id: 7, changes: { statusId: 2, dialAfter: 2026-11-22T10:30:00.000Z, customValues: { color: "blue" } }
 -- $1 = 2, $2 = 2026-11-22T10:30:00.000Z, $3 = "{\"color\":\"blue\"}", $4 = 7
-UPDATE lead SET status_id = $1, planning_call_at = $2, custom_values = $3::jsonb, updated_at = now() WHERE id = $4;
+UPDATE lead SET status_id = $1, dial_after = $2, custom_values = $3::jsonb, updated_at = now() WHERE id = $4;

@@ -4,7 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { IdBounds, pageIdsQuery } from '../../../database/counters/counted-page';
 import { CountStats } from '../../../database/counters/counter-set';
 import { SqlParams } from '../../../database/sql-params';
-import type { CallAttemptWrite, Lead, LeadFilter, LeadForCall, UpdateLeadInput } from '../domain/lead';
+import type { HoldReason } from '../../dialing/domain/dialing-decision';
+import type { Lead, LeadFilter, LeadForCall, UpdateLeadInput } from '../domain/lead';
 import type { NewLead } from '../domain/new-lead';
 import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
 import type { Queryable } from '../../../database/read-database';
@@ -76,9 +77,15 @@ export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'custom
   consent?: Consent | null;
   source?: string;
   socialAId?: string;
+  /** The decision's wanted moment (an explicit call time, a redial after a call). */
+  dialAfter?: Date | null;
+  /** A recorded call's count. */
+  attemptCount?: number;
+  /** The dialing decision's result (LeadHoldsService.decideFor), written with the change it follows. */
   planningCallAt?: Date | null;
-  /** Why the lead has no planned call when an update stops it for a reason of its own (consent withdrawn). */
-  planningHold?: CallAttemptWrite['hold'];
+  dialingHold?: HoldReason[] | null;
+  dialingHoldSince?: Date | null;
+  dailyCapUntil?: Date | null;
   qualifiedAt?: Date | null;
   /** Replaces the stored map (as for orders). */
   customValues?: Record<string, unknown>;
@@ -87,19 +94,7 @@ export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'custom
 // Every field of an update is a lead column.
 type _ChangesAreColumns = Assert<SameKeys<keyof LeadChanges & keyof LeadEntity, keyof LeadChanges>>;
 
-const FOR_UPDATE_FIELDS = [
-  'orderId',
-  'phone',
-  'statusId',
-  'utcOffset',
-  'timeZone',
-  'planningCallAt',
-  'qualifiedAt',
-  'previousLeadId',
-  'nextLeadId',
-  'consent',
-  'planningHold',
-] as const;
+const FOR_UPDATE_FIELDS = ['orderId', 'phone', 'statusId', 'utcOffset', 'timeZone', 'qualifiedAt', 'previousLeadId', 'nextLeadId', 'consent'] as const;
 /** The state an update decides on, read under a row lock, and its order's client (who may change it). */
 export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]> & { orderClientId: number | null };
 const FOR_UPDATE = LEAD_COLUMNS.only(FOR_UPDATE_FIELDS);
@@ -213,17 +208,6 @@ export class LeadsRepository {
     await m.query(`UPDATE lead l SET attempt_count = a.n FROM unnest($1::int[], $2::int[]) AS a(id, n) WHERE l.id = a.id`, [
       [...counts.keys()],
       [...counts.values()],
-    ]);
-  }
-
-  /** After a call: the attempt count, the next planned call (null: dialing stops, or `hold` says why not) and the daily cap. */
-  async recordCallAttempt(m: EntityManager, id: number, next: CallAttemptWrite): Promise<void> {
-    await m.query(`UPDATE lead SET attempt_count = $2, planning_call_at = $3, daily_cap_until = $4, planning_hold = $5, updated_at = now() WHERE id = $1`, [
-      id,
-      next.attemptCount,
-      next.planningCallAt,
-      next.dailyCapUntil,
-      next.hold,
     ]);
   }
 
