@@ -4206,6 +4206,21 @@ export interface components {
              */
             nextCallableAt: string;
         };
+        DialingHoldView: {
+            /**
+             * @description every reason that holds the lead: dnc (a do-not-call entry lists its number), no_consent (its order requires consent it lacks), daily_attempt_cap (its calls of today reached the order's maxAttemptsPerDay: its call is planned in its next local day's window)
+             * @example [
+             *       "dnc"
+             *     ]
+             */
+            reasons: ("dnc" | "no_consent" | "daily_attempt_cap")[];
+            /**
+             * Format: date-time
+             * @description since when it has been held
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            since: string;
+        };
         ConsentView: {
             /**
              * Format: date-time
@@ -4252,6 +4267,8 @@ export interface components {
              * @example 2026-03-04T05:06:07+00:00
              */
             planningCallDateTime: string;
+            /** @description extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. A lead.updated event that changes it lists dialingHold in changed. */
+            dialingHold: components["schemas"]["DialingHoldView"] | null;
             priority: number;
             /**
              * @description the lead's current UTC offset in whole hours: for a lead with a timeZone, that zone's offset now (DST included), truncated toward zero for fractional zones (Asia/Kolkata +5:30 gives 5, America/St_Johns -3:30 gives -3)
@@ -4326,6 +4343,8 @@ export interface components {
              * @example 2026-03-04T05:06:07+00:00
              */
             planningCallDateTime: string;
+            /** @description extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. A lead.updated event that changes it lists dialingHold in changed. */
+            dialingHold: components["schemas"]["DialingHoldView"] | null;
             priority: number;
             /**
              * @description the lead's current UTC offset in whole hours: for a lead with a timeZone, that zone's offset now (DST included), truncated toward zero for fractional zones (Asia/Kolkata +5:30 gives 5, America/St_Johns -3:30 gives -3)
@@ -11828,6 +11847,12 @@ export interface operations {
                      *         "source": "non-organic",
                      *         "isSecondary": true,
                      *         "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *         "dialingHold": {
+                     *           "reasons": [
+                     *             "dnc"
+                     *           ],
+                     *           "since": "2026-03-04T05:06:07+00:00"
+                     *         },
                      *         "priority": 0,
                      *         "utcOffset": 3,
                      *         "timeZone": "Asia/Kolkata",
@@ -12010,6 +12035,12 @@ export interface operations {
                      *             "source": "non-organic",
                      *             "isSecondary": true,
                      *             "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *             "dialingHold": {
+                     *               "reasons": [
+                     *                 "dnc"
+                     *               ],
+                     *               "since": "2026-03-04T05:06:07+00:00"
+                     *             },
                      *             "priority": 0,
                      *             "utcOffset": 3,
                      *             "timeZone": "Asia/Kolkata",
@@ -15997,6 +16028,12 @@ export interface operations {
                      *                 "source": "non-organic",
                      *                 "isSecondary": true,
                      *                 "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *                 "dialingHold": {
+                     *                   "reasons": [
+                     *                     "dnc"
+                     *                   ],
+                     *                   "since": "2026-03-04T05:06:07+00:00"
+                     *                 },
                      *                 "priority": 0,
                      *                 "utcOffset": 3,
                      *                 "timeZone": "Asia/Kolkata",
@@ -16546,6 +16583,12 @@ export interface operations {
                  *           "source": "non-organic",
                  *           "isSecondary": true,
                  *           "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                 *           "dialingHold": {
+                 *             "reasons": [
+                 *               "dnc"
+                 *             ],
+                 *             "since": "2026-03-04T05:06:07+00:00"
+                 *           },
                  *           "priority": 0,
                  *           "utcOffset": 3,
                  *           "timeZone": "Asia/Kolkata",
@@ -16640,6 +16683,12 @@ export interface operations {
                  *           "source": "non-organic",
                  *           "isSecondary": true,
                  *           "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                 *           "dialingHold": {
+                 *             "reasons": [
+                 *               "dnc"
+                 *             ],
+                 *             "since": "2026-03-04T05:06:07+00:00"
+                 *           },
                  *           "priority": 0,
                  *           "utcOffset": 3,
                  *           "timeZone": "Asia/Kolkata",
