@@ -182,6 +182,34 @@ describe('the dialing decision holds on every path (property)', () => {
     return null;
   }
 
+  it("the decision's do-not-call part in SQL (dnc_hold_reasons) agrees with decideDialing on random leads", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.boolean(),
+        fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+        fc.array(fc.integer({ min: 0, max: 30 * 3_600_000 }), { maxLength: 4 }),
+        fc.option(fc.integer({ min: -3_600_000, max: 3 * 86_400_000 }), { nil: null }),
+        async (consentRequired, hasConsent, cap, ago, wanted) => {
+          const now = new Date();
+          const facts = {
+            now,
+            order: { callSchedule: ANY_TIME as never, holidays: [], ignoreLeadTimezone: false, defaultUtcOffset: 0, consentRequired, maxAttemptsPerDay: cap },
+            lead: { timeZone: null, utcOffset: 3, hasConsent, dialAfter: wanted === null ? null : new Date(now.getTime() + wanted) },
+            callStarts: ago.map((ms) => new Date(now.getTime() - ms)),
+            previousHold: null,
+          };
+          const before = decideDialing({ ...facts, dncListed: false });
+          const listed = decideDialing({ ...facts, dncListed: true, previousHold: before.hold });
+          const [{ reasons }] = await t.ds.query<{ reasons: string[] }[]>(`SELECT dnc_hold_reasons($1::varchar[]) AS reasons`, [before.hold?.reasons ?? null]);
+          expect(reasons).toEqual(listed.hold?.reasons);
+          expect([listed.planningCallAt, listed.capUntil]).toEqual([null, null]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('every reader shows the decision recomputed from scratch, after every step', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 4, maxLength: 18 }), async (steps) => {
