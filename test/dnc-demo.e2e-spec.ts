@@ -44,6 +44,7 @@ describe('demo dataset: do-not-call lists, an opt-out call, consent', () => {
     expect({ orderId: lead.orderId, planned: lead.planningCallDateTime }).toEqual({ orderId: 3, planned: '' });
     const entries = (await get(`/v2/dnc/?phone=${encodeURIComponent(lead.phone)}`)).list as Entry[];
     expect(entries.map((e) => [e.scope, e.clientId])).toEqual([['client', 1]]);
+    expect(lead.dialingHold).toEqual({ reasons: ['dnc'], since: expect.any(String) });
     const c = await callable(8);
     expect({ callableNow: c.callableNow, dnc: c.reasons.includes('dnc'), next: c.nextCallableAt }).toEqual({ callableNow: false, dnc: true, next: '' });
     // A planned lead of another order the lists do not cover has no dnc reason.
@@ -73,6 +74,7 @@ describe('demo dataset: do-not-call lists, an opt-out call, consent', () => {
     expect((await callable(321)).reasons).not.toContain('no_consent');
     expect({ consent: leads[1].consent, planned: leads[1].planningCallDateTime }).toEqual({ consent: null, planned: '' });
     expect((await callable(322)).reasons).toContain('no_consent');
+    expect((await get('/v2/lead/detail/322/')).dialingHold).toEqual({ reasons: ['no_consent'], since: expect.any(String) });
   });
 
   it('runs its steps once per database', async () => {
