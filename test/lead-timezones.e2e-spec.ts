@@ -1,4 +1,5 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
+import { nextCallableAt } from '../src/modules/orders/domain/callable-time';
 import request from 'supertest';
 import { createLead, createLeadOrder, TestOrder } from './factories/leads';
 import { createCallAttemptGroup, createSipEndpoint, createUser } from './factories/reference';
@@ -173,15 +174,17 @@ describe('lead time zones', () => {
       return (await detail(leadId)).planningCallDateTime as string;
     };
 
-    it('plans 09:00 local on 8 March 2026 (EDT, 13:00Z) and on 1 November 2026 (EST, 14:00Z)', async () => {
-      // Due 07:00Z = 03:00 EDT, just after the clocks jumped: the window opens at 09:00 EDT.
-      expect(await redialAfter('2026-03-08T06:00:00Z')).toBe('2026-03-08T13:00:00+00:00');
-      // Due 06:00Z = 01:00 EST (after the fall back): 09:00 EST.
-      expect(await redialAfter('2026-11-01T05:00:00Z')).toBe('2026-11-01T14:00:00+00:00');
-      // Due 22:30Z on 8 March = 18:30 EDT, after the window: 09:00 EDT the next day.
-      expect(await redialAfter('2026-03-08T21:30:00Z')).toBe('2026-03-09T13:00:00+00:00');
-      // Inside the window: due as is (17:59 EDT is 21:59Z).
-      expect(await redialAfter('2026-03-08T20:59:00Z')).toBe('2026-03-08T21:59:00+00:00');
+    it("plans the redial in the lead's own zone's window (09:00-18:00 New York, DST included), never before now", async () => {
+      // Its hour's interval was due ten minutes ago: the first moment of the window from now, in New York's rules.
+      const planned = new Date(await redialAfter(new Date(Date.now() - 70 * 60_000).toISOString()));
+      const window = {
+        schedule: Array.from({ length: 7 }, () => ['09:00', '18:00'] as [string, string]),
+        holidays: [],
+        zone: IANAZone.create('America/New_York'),
+      };
+      const from = nextCallableAt({ now: new Date(Date.now() - 60_000), ...window })!;
+      expect(planned.getTime()).toBeGreaterThanOrEqual(Math.floor(from.getTime() / 1000) * 1000);
+      expect(nextCallableAt({ now: planned, ...window })).toEqual(planned);
     });
   });
 });

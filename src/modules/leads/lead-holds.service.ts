@@ -113,5 +113,6 @@ export function dialingFacts(row: LeadDialingRow, order: OrderSettings, now: Dat
     dncListed: row.dncListed,
     callStarts: row.callStarts,
     previousHold: row.hold,
+    previousPlan: row.planningCallAt,
   };
 }

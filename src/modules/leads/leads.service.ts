@@ -81,8 +81,13 @@ export class LeadsService {
     if (zone.utcOffset !== current.utcOffset) changes.utcOffset = zone.utcOffset;
     if (zone.timeZone !== current.timeZone) changes.timeZone = zone.timeZone;
     // Its number, zone, consent or wanted moment changes: the dialing decision again, written in the same UPDATE.
-    const inputs = { phone: changes.phone, timeZone: changes.timeZone, utcOffset: changes.utcOffset, dialAfter: changes.dialAfter };
-    const hasConsent = changes.consent === undefined ? undefined : changes.consent !== null;
+    const inputs = {
+      phone: changes.phone !== current.phone ? changes.phone : undefined,
+      timeZone: changes.timeZone,
+      utcOffset: changes.utcOffset,
+      dialAfter: changes.dialAfter,
+    };
+    const hasConsent = changes.consent === undefined || (changes.consent !== null) === (current.consent !== null) ? undefined : changes.consent !== null;
     if (Object.values(inputs).some((v) => v !== undefined) || hasConsent !== undefined) {
       Object.assign(changes, await this.holds.decideFor(m, id, { ...inputs, hasConsent }, now));
     }

@@ -44,6 +44,19 @@ describe('decideDialing', () => {
     expect(decideDialing(facts({ lead: { dialAfter: later } })).planningCallAt).toEqual(new Date('2026-03-13T03:30:00Z'));
   });
 
+  it('keeps a stored moment that still holds: due before now and due now, or the same moment', () => {
+    const earlier = new Date('2026-03-11T05:00:00Z');
+    expect(decideDialing(facts({ previousPlan: earlier })).planningCallAt).toEqual(earlier);
+    // Out of the window now (20:00 local): the stored past moment moves to the next window.
+    const evening = new Date('2026-03-11T14:30:00Z');
+    expect(decideDialing(facts({ now: evening, previousPlan: earlier, lead: { dialAfter: earlier } })).planningCallAt).toEqual(
+      new Date('2026-03-12T03:30:00Z'),
+    );
+    // A later wanted moment replaces it.
+    const later = new Date('2026-03-11T08:00:00Z');
+    expect(decideDialing(facts({ previousPlan: earlier, lead: { dialAfter: later } })).planningCallAt).toEqual(later);
+  });
+
   it('never plans in the past: a moment wanted before now is now', () => {
     expect(decideDialing(facts({ lead: { dialAfter: new Date('2026-03-01T00:00:00Z') } })).planningCallAt).toEqual(NOW);
   });
@@ -89,6 +102,19 @@ describe('decideDialing', () => {
       hold: null,
       capUntil: null,
     });
+  });
+
+  it('plans in real zone rules on the days DST starts and ends (America/New_York, 09:00-18:00)', () => {
+    const ny = (now: string, due: string) =>
+      decideDialing(facts({ now: new Date(now), lead: { timeZone: 'America/New_York', dialAfter: new Date(due) } })).planningCallAt?.toISOString();
+    // Due 07:00Z = 03:00 EDT, just after the clocks jumped: the window opens at 09:00 EDT.
+    expect(ny('2026-03-08T06:00:00Z', '2026-03-08T07:00:00Z')).toBe('2026-03-08T13:00:00.000Z');
+    // Due 06:00Z = 01:00 EST (after the fall back): 09:00 EST.
+    expect(ny('2026-11-01T05:00:00Z', '2026-11-01T06:00:00Z')).toBe('2026-11-01T14:00:00.000Z');
+    // Due 22:30Z on 8 March = 18:30 EDT, after the window: 09:00 EDT the next day.
+    expect(ny('2026-03-08T21:30:00Z', '2026-03-08T22:30:00Z')).toBe('2026-03-09T13:00:00.000Z');
+    // Inside the window: due as is (17:59 EDT is 21:59Z).
+    expect(ny('2026-03-08T20:59:00Z', '2026-03-08T21:59:00Z')).toBe('2026-03-08T21:59:00.000Z');
   });
 
   it('a schedule without a callable day plans nothing', () => {

@@ -44,6 +44,8 @@ export interface DialingFacts {
   callStarts: readonly Date[];
   /** The hold stored now: its `since` is kept while the lead stays held. */
   previousHold: DialingHold | null;
+  /** The planned moment stored now: kept when it is still right (the same moment, or already due and still due now). */
+  previousPlan?: Date | null;
 }
 
 export interface DialingDecision {
@@ -76,11 +78,19 @@ export function decideDialing(f: DialingFacts): DialingDecision {
   const at = nextCallableAt({ now: from, ...window });
   if (at === null) return stopped;
   const cap = f.order.maxAttemptsPerDay;
-  if (cap === null) return { planningCallAt: at, hold: null, capUntil: null };
-  const today = orderDayBounds(f.now, zone);
-  if (at >= today.end || callsWithin(f.callStarts, today) < cap) return { planningCallAt: at, hold: null, capUntil: null };
+  const today = cap === null ? null : orderDayBounds(f.now, zone);
+  if (cap === null || !today || at >= today.end || callsWithin(f.callStarts, today) < cap) {
+    return { planningCallAt: kept(f, at), hold: null, capUntil: null };
+  }
   const next = nextCallableAt({ now: today.end, ...window });
-  return next === null ? stopped : { planningCallAt: next, hold: since(['daily_attempt_cap']), capUntil: today.end };
+  return next === null ? stopped : { planningCallAt: kept(f, next), hold: since(['daily_attempt_cap']), capUntil: today.end };
+}
+
+/** The stored moment when it says the same as `at`: a lead due before now and due now keeps its moment (no rewrite as time passes). */
+function kept(f: DialingFacts, at: Date): Date {
+  const p = f.previousPlan;
+  if (!p) return at;
+  return p.getTime() === at.getTime() || (p <= f.now && at.getTime() === f.now.getTime()) ? p : at;
 }
 
 function callsWithin(starts: readonly Date[], day: { start: Date; end: Date }): number {
