@@ -105,6 +105,8 @@ export function leadV2Spec(form: 'detail' | 'list'): Spec {
     ...(form === 'list' ? { previousLeadId: 'int|null', nextLeadId: 'int|null' } : {}),
     // A string (ISO 8601 per PRODUCT.md); "" when no call is planned, like every string field the lead lacks.
     planningCallDateTime: 'iso|""',
+    // Extension: the dialing decision's hold, or null.
+    dialingHold: either('null', shape(DIALING_HOLD)),
     priority: 'int',
     utcOffset: 'int',
     // Extension: IANA zone or null.
@@ -122,6 +124,11 @@ export function leadV2Spec(form: 'detail' | 'list'): Spec {
     consent: either('null', shape(CONSENT)),
   };
 }
+
+const DIALING_HOLD: Spec = {
+  reasons: all(arrayOf(oneOf('dnc', 'no_consent', 'daily_attempt_cap')), (v, p) => ((v as unknown[]).length > 0 ? [] : [`${p}: expected at least one reason`])),
+  since: 'iso',
+};
 
 const CONSENT: Spec = {
   givenAt: 'iso',
