@@ -86,9 +86,9 @@ export class CallsService {
     const problems: FieldError[] = [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, new Date())];
     if (problems.length) throw DomainError.validation(problems);
     return this.ds.transaction(async (m) => {
-      // An opt-out's number lock comes before the lead's row lock, in the order a create of that number takes them.
+      // The orders' locks come before the lead's row lock, in the order a create or a list write takes them.
       const optOut = input.optOut === true || (await this.statuses.findCallStatus(input.statusId, m))?.isOptOut === true;
-      if (optOut) await this.leads.lockNumberForOptOut(m, input.leadId);
+      await this.leads.lockOrdersForCall(m, input.leadId, optOut);
       const lead = await this.leads.lockForCall(m, input.leadId);
       if (!lead) throw DomainError.invalidField('leadId', `lead ${input.leadId} does not exist`);
       if (input.orderId !== undefined && input.orderId !== lead.orderId) {

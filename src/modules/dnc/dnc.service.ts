@@ -51,8 +51,8 @@ export class DncService {
 
   /** Valid, sorted numbers onto `list` in the caller's transaction (an add, the demo seed); how many were added or updated. */
   async addInTransaction(list: DncList, sorted: string[], fields: { expiresAt: Date | null; reason: string | null }, m: EntityManager): Promise<number> {
-    // The entries and the stop of the leads they cover commit together, under the numbers' locks: no lead of these numbers stays planned.
-    await this.leads.lockNumbers(m, sorted);
+    // The entries and the stop of the leads they cover commit together, under the covered orders' locks: no lead of these numbers stays planned.
+    await this.leads.lockLists(m, [list]);
     const count = await this.repo.add(list, sorted, fields, m);
     await this.leads.stopPlanned(sorted, list, m);
     return count;
@@ -62,7 +62,7 @@ export class DncService {
   async optOutOnCall(call: { id: number; phone: string; orderClientId: number | null }, m: EntityManager): Promise<void> {
     const list: DncList =
       call.orderClientId === null ? { scope: 'global', orderId: null, clientId: null } : { scope: 'client', orderId: null, clientId: call.orderClientId };
-    await this.leads.lockNumbers(m, [call.phone]);
+    await this.leads.lockLists(m, [list]);
     await this.repo.addFromCall(list, call.phone, call.id, m);
     await this.leads.stopPlanned([call.phone], list, m);
   }
@@ -76,7 +76,7 @@ export class DncService {
     if (!phones.ok || !list) throw DomainError.validation(errors);
     const sorted = [...phones.value].sort();
     return this.ds.transaction(async (m) => {
-      await this.leads.lockNumbers(m, sorted);
+      await this.leads.lockLists(m, [list]);
       const count = await this.repo.remove(list, sorted, m);
       if (count > 0) await this.leads.releaseNumbers(sorted, m);
       return count;
@@ -90,7 +90,8 @@ export class DncService {
       const candidates = (await this.repo.expiredNumbers(now, batch)).sort();
       if (candidates.length === 0) return released;
       released += await this.ds.transaction(async (m) => {
-        await this.leads.lockNumbers(m, candidates);
+        // Expiries of any list: every order, briefly (a sweep batch is one short transaction).
+        await this.leads.lockLists(m, 'every');
         return this.leads.releaseNumbers(await this.repo.applyExpiries(m, candidates, now), m, now);
       });
       if (candidates.length < batch) return released;

@@ -31,8 +31,11 @@ export class LeadCallAttemptsService {
     await this.repo.update(m, leadId, { attemptCount: next.attemptCount, ...(next.dialAfter !== undefined ? { dialAfter: next.dialAfter } : {}), ...decision });
   }
 
-  /** For an opt-out: the exclusive do-not-call lock of the lead's number, taken before the lead's row lock (as creates take theirs). */
-  lockNumberForOptOut(m: EntityManager, leadId: number): Promise<void> {
-    return this.holds.lockNumberOfLead(m, leadId);
+  /**
+   * Before the lead's row lock, what a call may plan or list needs locked (LeadHoldsService): for an opt-out, the orders its list
+   * covers; else the lead's order `FOR KEY SHARE`.
+   */
+  lockOrdersForCall(m: EntityManager, leadId: number, optOut: boolean): Promise<void> {
+    return optOut ? this.holds.lockForOptOut(m, leadId) : this.holds.lockOrderOfLead(m, leadId);
   }
 }

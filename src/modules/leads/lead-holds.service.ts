@@ -21,14 +21,24 @@ export class LeadHoldsService implements OnModuleInit {
     this.orders.onDialingRulesChanged((m, orderId) => this.redecide(m, { orderId }).then(() => undefined));
   }
 
-  /** Exclusive locks of the numbers until `m` ends: a create of one of them waits, then finds its entry. */
-  lockNumbers(m: EntityManager, phones: string[], exclusive = true): Promise<void> {
-    return this.repo.lockNumbers(m, phones, exclusive);
+  /** For a write of do-not-call entries: the orders the lists cover, locked until `m` ends (see LeadHoldsRepository.lockListOrders). */
+  lockLists(m: EntityManager, lists: DncListScope[] | 'every'): Promise<void> {
+    return this.repo.lockListOrders(m, lists);
   }
 
-  /** lockNumbers for the number of a lead, before its row lock (an opt-out on a call). */
-  lockNumberOfLead(m: EntityManager, leadId: number): Promise<void> {
-    return this.repo.lockNumberOfLead(m, leadId);
+  /** Before a lead's row lock, in a write that may plan it (an update, a recorded call): its order `FOR KEY SHARE`. */
+  async lockOrderOfLead(m: EntityManager, leadId: number): Promise<void> {
+    await this.repo.lockOrderOfLead(m, leadId);
+  }
+
+  /**
+   * Before a lead's row lock, for a call that opts out: the orders the opt-out's list covers (its order's client's list, the global
+   * list when the order has none: DncService.optOutOnCall), as lockLists.
+   */
+  async lockForOptOut(m: EntityManager, leadId: number): Promise<void> {
+    const owner = await this.repo.clientOfLead(m, leadId);
+    if (!owner) return;
+    await this.repo.lockListOrders(m, owner.clientId === null ? 'every' : [{ scope: 'client', orderId: null, clientId: owner.clientId }]);
   }
 
   /** A list now covers `phones`: the leads it covers are held (the decision's do-not-call part, set-based); how many. */

@@ -101,6 +101,8 @@ export class LeadsService {
    */
   private async lockForChange(m: EntityManager, id: number, newPhone: string | undefined, access: ClientAccess): Promise<LeadForUpdate> {
     const move = newPhone !== undefined ? await this.lockPhoneMove(m, id, newPhone) : null;
+    // After the phone locks (as a create takes them) and before the row lock: a do-not-call write then waits for this one, or this for it.
+    await this.holds.lockOrderOfLead(m, id);
     const current = await this.repo.lockForUpdate(m, id);
     if (!current || !reachesClient(access, current.orderClientId)) throw DomainError.notFound('Lead', id);
     if (move) {
@@ -120,7 +122,6 @@ export class LeadsService {
     const before = await this.repo.findPhone(m, id);
     if (before === null || before.phone === to) return null;
     for (const p of [before.phone, to].sort()) await this.repo.lockPhone(m, before.orderId, p);
-    await this.holds.lockNumbers(m, [to], false);
     return { from: before.phone };
   }
 

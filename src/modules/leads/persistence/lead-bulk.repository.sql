@@ -8,9 +8,10 @@
 -- $1 = "60s"
 SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1, true);
 
--- $1 = ["lead-phone:3:+4930123456"], $2 = ["+4930123456","+4930123456"]
-SELECT dnc_lock($2::text[], false) FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
-  FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c;
+-- $1 = ["lead-phone:3:+4930123456"], $2 = [3]
+SELECT o.id FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+    FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c, call_order o
+  WHERE o.id = ANY($2::int[]) ORDER BY o.id FOR KEY SHARE OF o;
 
 -- $1 = "[{\"order_id\":3,\"phone\":\"+4930123456\",\"lead_type\":\"straight\",\"status_id\":1,\"name\":\"Ad... (1385 characters),
 -- $2 = 2026-11-22T10:30:00.000Z, $3 = false
@@ -74,9 +75,10 @@ SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $1,
 -- $1 = ["00000000-0000-0000-0000-000000000001","00000000-0000-0000-0000-000000000002"]
 SELECT id FROM lead_async_job WHERE id = ANY($1::uuid[]) AND state = 'queued' ORDER BY id FOR UPDATE;
 
--- $1 = ["lead-phone:3:+4930123456"], $2 = ["+4930123456","+4930123456"]
-SELECT dnc_lock($2::text[], false) FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
-  FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c;
+-- $1 = ["lead-phone:3:+4930123456"], $2 = [3]
+SELECT o.id FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+    FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c, call_order o
+  WHERE o.id = ANY($2::int[]) ORDER BY o.id FOR KEY SHARE OF o;
 
 -- $1 = "[{\"order_id\":3,\"phone\":\"+4930123456\",\"lead_type\":\"straight\",\"status_id\":1,\"name\":\"Ad... (1457 characters),
 -- $2 = 2026-11-22T10:30:00.000Z, $3 = true

@@ -50,11 +50,12 @@ async function scaleTimeouts(m: EntityManager): Promise<void> {
  */
 async function lockPhones(m: EntityManager, rows: BatchRow[]): Promise<void> {
   const keys = [...new Set(rows.map((r) => phoneLockKey(r.lead.orderId, r.lead.phone)))].sort();
-  // Then the shared do-not-call locks of the numbers, in bucket order, as the lead trigger takes them one by one.
+  // Then the batch's orders FOR KEY SHARE in id order, as the lead trigger takes each row's (a do-not-call write locks them FOR UPDATE).
   await m.query(
-    `SELECT dnc_lock($2::text[], false) FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
-       FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c`,
-    [keys, rows.map((r) => r.lead.phone)],
+    `SELECT o.id FROM (SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+       FROM unnest($1::text[]) WITH ORDINALITY u(k, n) ORDER BY n) locked) c, call_order o
+     WHERE o.id = ANY($2::int[]) ORDER BY o.id FOR KEY SHARE OF o`,
+    [keys, [...new Set(rows.map((r) => r.lead.orderId))]],
   );
 }
 

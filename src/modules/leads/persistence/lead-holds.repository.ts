@@ -42,16 +42,37 @@ type RawRow = Omit<LeadDialingRow, 'hold'> & { holdReasons: HoldReason[] | null;
 @Injectable()
 export class LeadHoldsRepository {
   /**
-   * The numbers' bucket locks until the transaction ends (function dnc_lock): exclusive for a list write, so creates of those
-   * numbers wait; shared for a write that may plan a lead of them.
+   * For a write of do-not-call entries: the orders the lists cover (`'every'`: all of them), locked `FOR UPDATE` in id order until the
+   * transaction ends. A create or update that may plan a lead of them holds its order `FOR KEY SHARE` before it checks the lists (the
+   * lead trigger, lockOrderOfLead), so it waits for the write and then sees its entries; the write waits for those already running
+   * and then sees their leads. Row locks meet wherever the order's row lives (on a distributed database, beside its leads).
    */
-  async lockNumbers(m: EntityManager, phones: string[], exclusive = true): Promise<void> {
-    await m.query(`SELECT dnc_lock($1::text[], $2)`, [phones, exclusive]);
+  async lockListOrders(m: EntityManager, lists: DncListScope[] | 'every'): Promise<void> {
+    const p: unknown[] = [];
+    const covers = (l: DncListScope) => {
+      if (l.scope === 'global') return 'true';
+      p.push(l.scope === 'client' ? l.clientId : l.orderId);
+      return `${l.scope === 'client' ? 'client_id' : 'id'} = $${p.length}`;
+    };
+    const where = lists === 'every' || lists.some((l) => l.scope === 'global') ? 'true' : lists.map(covers).join(' OR ') || 'false';
+    await m.query(`SELECT id FROM call_order WHERE ${where} ORDER BY id FOR UPDATE`, p);
   }
 
-  /** lockNumbers for a lead's number, read without a row lock (taken before the lead's row lock, as creates take theirs). */
-  async lockNumberOfLead(m: EntityManager, leadId: number): Promise<void> {
-    await m.query(`SELECT dnc_lock(ARRAY[phone]::text[], true) FROM lead WHERE id = $1`, [leadId]);
+  /** A lead's order `FOR KEY SHARE` (see lockListOrders), before the lead's row lock; the lead's order id. */
+  async lockOrderOfLead(m: EntityManager, leadId: number): Promise<number | null> {
+    const rows = await m.query<{ id: number }[]>(`SELECT o.id FROM call_order o WHERE o.id = (SELECT order_id FROM lead WHERE id = $1) FOR KEY SHARE`, [
+      leadId,
+    ]);
+    return rows[0]?.id ?? null;
+  }
+
+  /** A lead's order's client (null: the call center's own), read without a lock. */
+  async clientOfLead(m: EntityManager, leadId: number): Promise<{ orderId: number; clientId: number | null } | null> {
+    const rows = await m.query<{ orderId: number; clientId: number | null }[]>(
+      `SELECT o.id AS "orderId", o.client_id AS "clientId" FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1`,
+      [leadId],
+    );
+    return rows[0] ?? null;
   }
 
   /**

@@ -1,0 +1,63 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The do-not-call race (a lead planned while its number is added or removed) is closed by row locks on the orders, which meet
+ * wherever the order's row lives (on a distributed database, beside its leads), instead of advisory locks on buckets of numbers,
+ * which meet only on the node that takes them. A list write locks the orders the list covers `FOR UPDATE` (the global list: every
+ * order), in id order; a write that may plan a lead holds its order `FOR KEY SHARE` (the lock a lead's foreign key takes anyway)
+ * before it checks the lists: the lead trigger here for inserts and new numbers, the application for updates and recorded calls.
+ */
+export class DncOrderLocks1795710100000 implements MigrationInterface {
+  name = 'DncOrderLocks1795710100000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE OR REPLACE FUNCTION lead_dnc_hold() RETURNS trigger LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' OR OLD.planning_call_at IS NULL OR OLD.phone <> NEW.phone OR OLD.order_id <> NEW.order_id THEN
+          -- Waits for a list write covering the order; the check below then reads what it committed.
+          PERFORM 1 FROM call_order WHERE id = NEW.order_id FOR KEY SHARE;
+        END IF;
+        IF dnc_blocks(NEW.phone, NEW.order_id, now()) THEN
+          NEW.planning_call_at := NULL;
+          NEW.daily_cap_until := NULL;
+          NEW.dialing_hold := dnc_hold_reasons(NEW.dialing_hold);
+          NEW.dialing_hold_since := date_trunc('second', now());
+          IF TG_OP = 'UPDATE' THEN
+            IF OLD.dialing_hold IS NOT NULL THEN NEW.dialing_hold_since := OLD.dialing_hold_since; END IF;
+          END IF;
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await q.query(`DROP FUNCTION dnc_lock(text[], boolean)`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE FUNCTION dnc_lock(p_phones text[], p_exclusive boolean) RETURNS void LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE b int;
+      BEGIN
+        FOR b IN SELECT DISTINCT hashtext(p) & 255 FROM unnest(p_phones) p ORDER BY 1 LOOP
+          IF p_exclusive THEN PERFORM pg_advisory_xact_lock(hashtext('dnc_entry'), b);
+          ELSE PERFORM pg_advisory_xact_lock_shared(hashtext('dnc_entry'), b); END IF;
+        END LOOP;
+      END $$`);
+    await q.query(`
+      CREATE OR REPLACE FUNCTION lead_dnc_hold() RETURNS trigger LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' OR OLD.planning_call_at IS NULL OR OLD.phone <> NEW.phone OR OLD.order_id <> NEW.order_id THEN
+          PERFORM pg_advisory_xact_lock_shared(hashtext('dnc_entry'), hashtext(NEW.phone) & 255);
+        END IF;
+        IF dnc_blocks(NEW.phone, NEW.order_id, now()) THEN
+          NEW.planning_call_at := NULL;
+          NEW.daily_cap_until := NULL;
+          NEW.dialing_hold := dnc_hold_reasons(NEW.dialing_hold);
+          NEW.dialing_hold_since := date_trunc('second', now());
+          IF TG_OP = 'UPDATE' THEN
+            IF OLD.dialing_hold IS NOT NULL THEN NEW.dialing_hold_since := OLD.dialing_hold_since; END IF;
+          END IF;
+        END IF;
+        RETURN NEW;
+      END $$`);
+  }
+}
