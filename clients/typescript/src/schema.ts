@@ -762,7 +762,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order (synchronous); data is {id}. 409 when the code is taken.
-         * @description Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, an invalid schedule or holiday, custom values that do not fit their field; 409 when the code is taken. With a client key the order is the key's client's: a clientId other than the key's own (null included) is a 400.
+         * @description Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, an invalid schedule or holiday, custom values that do not fit their field; 409 when the code is taken. With a client key the order is the key's client's: a clientId other than the key's own (null included) is a 400, and agents or agent groups the key does not reach (those of its client's orders) are unknown ids, in the same message as ids that do not exist.
          *
          *     Body limit: 256 KiB (413 above it).
          */
@@ -3267,14 +3267,14 @@ export interface components {
             /** @enum {string} */
             sipEndpointUsageScheme?: "random_default" | "random_without_repetition" | "even_loaded" | "even_loaded_daily";
             /**
-             * @description users (agents) allowed to work in the order; must exist; duplicates are dropped; at most 1000
+             * @description users (agents) allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); duplicates are dropped; at most 1000
              * @example [
              *       1
              *     ]
              */
             agentUserIds?: number[];
             /**
-             * @description agent groups allowed to work in the order; must exist; at most 1000
+             * @description agent groups allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); at most 1000
              * @example [
              *       1
              *     ]
@@ -3420,14 +3420,14 @@ export interface components {
             /** @enum {string} */
             sipEndpointUsageScheme?: "random_default" | "random_without_repetition" | "even_loaded" | "even_loaded_daily";
             /**
-             * @description users (agents) allowed to work in the order; must exist; duplicates are dropped; at most 1000
+             * @description users (agents) allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); duplicates are dropped; at most 1000
              * @example [
              *       1
              *     ]
              */
             agentUserIds?: number[];
             /**
-             * @description agent groups allowed to work in the order; must exist; at most 1000
+             * @description agent groups allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); at most 1000
              * @example [
              *       1
              *     ]

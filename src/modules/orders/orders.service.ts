@@ -214,19 +214,21 @@ export class OrdersService {
     // With bad domain input the references are still checked (raw ids), so one answer lists every problem.
     // A client key's own client exists (its key refers to it): only an unrestricted key's clientId is looked up.
     const requested = referencesOf({ ...(normalised.ok ? changes : input), clientId: access.clientId === null ? input.clientId : undefined });
-    errors.push(...missingReferenceErrors(requested, await this.existingReferences(requested, m)));
+    errors.push(...missingReferenceErrors(requested, await this.existingReferences(requested, access, m)));
     if (errors.length) throw DomainError.validation(errors);
     return changes;
   }
 
   /**
    * Which referenced ids exist, each asked of the module that owns the table: one query per kind
-   * of reference sent (none for kinds not sent), however many ids.
+   * of reference sent (none for kinds not sent), however many ids. Agents and agent groups count
+   * only when `access` reaches them (a client key: those of its client's orders), so an id of
+   * another client's reads exactly as a missing one.
    */
-  private async existingReferences(refs: OrderReferences, m?: EntityManager): Promise<OrderReferences> {
+  private async existingReferences(refs: OrderReferences, access: ClientAccess, m?: EntityManager): Promise<OrderReferences> {
     return {
-      agentUserIds: await this.users.existingIds(refs.agentUserIds, m),
-      agentGroupIds: await this.agentGroups.existingIds(refs.agentGroupIds, m),
+      agentUserIds: await this.users.reachedIds(access, refs.agentUserIds, m),
+      agentGroupIds: await this.agentGroups.reachedIds(access, refs.agentGroupIds, m),
       sipEndpointIds: await this.sipEndpoints.existingIds(refs.sipEndpointIds, m),
       callAttemptGroupId: await this.attemptGroups.existingIds(refs.callAttemptGroupId, m),
       callScenarioId: await this.scenarios.existingIds(refs.callScenarioId, m),

@@ -26,7 +26,8 @@ export class OrdersV2Controller {
     description:
       'Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, ' +
       "an invalid schedule or holiday, custom values that do not fit their field; 409 when the code is taken. With a client key the order is the key's " +
-      "client's: a clientId other than the key's own (null included) is a 400.",
+      "client's: a clientId other than the key's own (null included) is a 400, and agents or agent groups the key does not reach (those of its " +
+      "client's orders) are unknown ids, in the same message as ids that do not exist.",
   })
   @ApiCreated()
   @ApiErrors(400, 409, 413)

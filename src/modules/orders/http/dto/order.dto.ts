@@ -56,6 +56,9 @@ const idListDoc = (description: string, example: number[] = [1]): ApiPropertyOpt
   description: `${description}; at most ${MAX_IDS}`,
 });
 
+/** Agents and agent groups: what a client key may name (an id it does not reach reads as one that does not exist). */
+const REACHED_REFERENCE = "must exist and, with a client key, be one the key reaches (of its client's orders)";
+
 const PositiveInt = () => applyDecorators(IsInt(), Min(1), Max(INT32_MAX));
 const clientIdDoc = (example: number | null, description: string): ApiPropertyOptions => ({
   type: 'integer',
@@ -132,12 +135,12 @@ export class OrderFieldsDto extends OrderDialingRulesDto {
   @IsIn(SIP_ENDPOINT_USAGE_SCHEMES)
   sipEndpointUsageScheme?: SipEndpointUsageScheme;
 
-  @ApiPropertyOptional(idListDoc('users (agents) allowed to work in the order; must exist; duplicates are dropped'))
+  @ApiPropertyOptional(idListDoc(`users (agents) allowed to work in the order; ${REACHED_REFERENCE}; duplicates are dropped`))
   @Optional()
   @IdList()
   agentUserIds?: number[];
 
-  @ApiPropertyOptional(idListDoc('agent groups allowed to work in the order; must exist'))
+  @ApiPropertyOptional(idListDoc(`agent groups allowed to work in the order; ${REACHED_REFERENCE}`))
   @Optional()
   @IdList()
   agentGroupIds?: number[];
