@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { clientKeyFor, insertClient } from './factories/clients';
-import { createLead } from './factories/leads';
+import { createLead, leadBody } from './factories/leads';
 import { insertOrderReferences, minimalOrderBody, OrderRefs, orderTableCounts } from './factories/orders';
+import { eventually } from './support/fake-servers';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -36,8 +37,10 @@ describe('orders isolation', () => {
     events: (await t.ds.query(`SELECT count(*)::int AS n FROM event WHERE order_id = $1`, [id]))[0].n,
   });
   /** A 404 body with the id taken out: another client's order must read exactly like a missing one. */
-  const withoutId = (res: request.Response, id: number) => JSON.parse(JSON.stringify(res.body).replaceAll(String(id), '<id>'));
+  const withoutId = (res: request.Response, id: number | string) => JSON.parse(JSON.stringify(res.body).replaceAll(String(id), '<id>'));
   const MISSING = 2147483000;
+  const MISSING_JOB = '00000000-0000-4000-8000-00000000dead';
+  const codeOf = async (id: number) => (await get(`/v2/order/detail/${id}/`).expect(200)).body.data.code as string;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -107,6 +110,29 @@ describe('orders isolation', () => {
       await post(`/v2/order/update/${moving}/`, { clientId: null }).expect(200);
       expect((await get(`/v2/order/detail/${moving}/`).expect(200)).body.data.clientId).toBeNull();
       await get(`/v2/order/detail/${moving}/`, keyB).expect(404);
+    });
+
+    it('moves the order’s async lead jobs with it: their status answers the new client’s key and 404s the old one’s', async () => {
+      const moving = await create(minimalOrderBody(refs, { title: 'Moving jobs', clientId: clientA }));
+      const order = { id: moving, code: await codeOf(moving) };
+      const accept = async (key: string) => (await post('/v2/lead/create-async/', leadBody(order), key).expect(200)).headers['x-job-id'];
+      const jobs = [await accept(keyA), await accept(t.apiKey)];
+      const status = (job: string, key: string) => get(`/v2/lead/create-async/${job}/`, key);
+      for (const job of jobs) await eventually(async () => (await status(job, t.apiKey).expect(200)).body.data.status === 'done', 15_000, `job ${job} done`);
+      for (const job of jobs) {
+        await status(job, keyA).expect(200);
+        await status(job, keyB).expect(404);
+      }
+
+      await post(`/v2/order/update/${moving}/`, { clientId: clientB }).expect(200);
+      const unknown = withoutId(await status(MISSING_JOB, keyA).expect(404), MISSING_JOB);
+      for (const job of jobs) {
+        expect(withoutId(await status(job, keyA), job)).toEqual(unknown);
+        expect((await status(job, keyB).expect(200)).body.data).toMatchObject({ jobId: job, status: 'done' });
+      }
+      // Back to the call center: no client key reaches them.
+      await post(`/v2/order/update/${moving}/`, { clientId: null }).expect(200);
+      for (const job of jobs) for (const key of [keyA, keyB]) expect(withoutId(await status(job, key), job)).toEqual(unknown);
     });
 
     it('shows a new clientId to this instance’s order settings at once', async () => {
