@@ -1640,7 +1640,7 @@ export interface paths {
         put?: never;
         /**
          * Put numbers on a do-not-call list (data: {count}, the numbers added or updated)
-         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). A number already on the list gets the new expiresAt and reason. Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future, a reason over 255 characters.
+         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). A number already on the list gets the new expiresAt and reason. Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future or without a UTC offset, a reason over 255 characters.
          *
          *     Body limit: 64 KiB (413 above it).
          */
@@ -4997,7 +4997,7 @@ export interface components {
             phones: string[];
             /**
              * Format: date-time
-             * @description In the future; absent: never expires
+             * @description In the future, with its UTC offset (Z or ±hh:mm; without one: 400); absent: never expires
              * @example 2030-01-01T00:00:00+00:00
              */
             expiresAt?: string;
