@@ -761,8 +761,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an order (synchronous); data is {id}. 409 when the code is taken.
-         * @description Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, an invalid schedule or holiday, custom values that do not fit their field; 409 when the code is taken. With a client key the order is the key's client's: a clientId other than the key's own (null included) is a 400, and agents or agent groups the key does not reach (those of its client's orders) are unknown ids, in the same message as ids that do not exist.
+         * Create an order (synchronous); data is {id}. 409 when the code is taken by another order of the same client.
+         * @description Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, an invalid schedule or holiday, custom values that do not fit their field; 409 when another order of the same client (or, for an order of no client, another order of no client) has the code: codes are unique within a client, not across clients. With a client key the order is the key's client's: a clientId other than the key's own (null included) is a 400, and agents or agent groups the key does not reach (those of its client's orders) are unknown ids, in the same message as ids that do not exist.
          *
          *     Body limit: 256 KiB (413 above it).
          */
@@ -784,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Update an order: only the fields sent change; arrays sent replace the stored ones
-         * @description The field rules of create (400 naming each refused field); a new clientId moves the order with its leads and calls (a client key cannot: 400); 404 when the order does not exist, or is another client's and the key a client key; 409 when another order has the code.
+         * @description The field rules of create (400 naming each refused field); a new clientId moves the order with its leads and calls (a client key cannot: 400); 404 when the order does not exist, or is another client's and the key a client key; 409 when another order of the order's (new) client has the code.
          *
          *     Body limit: 256 KiB (413 above it).
          */
@@ -3208,7 +3208,7 @@ export interface components {
              */
             clientId?: number | null;
             /**
-             * @description a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted
+             * @description a-z, 0-9, - and _, up to 64; unique within the order's client (orders of no client share one namespace), not across clients; generated from title on create when omitted (counting only that client's codes)
              * @example dental-clinic-moscow
              */
             code?: string;
@@ -3361,7 +3361,7 @@ export interface components {
              */
             clientId?: number | null;
             /**
-             * @description a-z, 0-9, - and _, up to 64; unique (409 when another order has it)
+             * @description a-z, 0-9, - and _, up to 64; unique within the order's client (orders of no client share one namespace), not across clients; 409 when taken
              * @example novostroyki-moskvy
              */
             code?: string;

@@ -13,6 +13,7 @@ import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, 
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
 import { orderClientOf } from './domain/order-client';
 import type { OrderRecord } from './domain/order-record';
+import { CALL_ORDER_CLIENT_CODE_INDEX, CALL_ORDER_OWN_CODE_INDEX } from './persistence/call-order.entity';
 import { OrdersRepository } from './persistence/orders.repository';
 import { EventOutbox } from '../events/event-outbox.service';
 import { UsersService } from '../users/users.service';
@@ -148,11 +149,8 @@ export class OrdersService {
         this.ds.transaction(async (m) => {
           if (!(await this.repo.lock(m, id, access.clientId))) throw DomainError.notFound('Order', id);
           if (Object.keys(changes).length === 0) return;
-          // Checked first so the usual case is a clean 409; a concurrent rename is still caught by the unique index.
-          if (changes.code !== undefined && (await this.repo.isCodeTakenByAnother(m, changes.code, id))) {
-            throw orderCodeTaken(changes.code);
-          }
           const before = await this.repo.findById(id, m);
+          await this.checkCodeFree(m, id, before!, changes);
           await this.repo.updateOrder(m, id, changes);
           await this.repo.replaceMembers(m, id, changes);
           await this.dialingRulesChanged(m, id, before!, changes);
@@ -163,6 +161,14 @@ export class OrdersService {
       this.settingsCache.delete(id);
       this.reachCache.clear();
     }
+  }
+
+  /** A new code, or a move, must find the code free among the (new) client's orders: a clean 409; the unique indexes catch races. */
+  private async checkCodeFree(m: EntityManager, id: number, before: OrderRecord, changes: OrderChanges): Promise<void> {
+    const code = changes.code ?? before.code;
+    const clientId = changes.clientId === undefined ? before.clientId : changes.clientId;
+    if (code === before.code && clientId === before.clientId) return;
+    if (await this.repo.isCodeTakenByAnother(m, code, clientId, id)) throw orderCodeTaken(code);
   }
 
   /** Registers what to do, in an order update's transaction, when the order's consent rule or client changes. */
@@ -272,7 +278,7 @@ export class OrdersService {
     const base = slugifyOrderCode(title);
     const prefix = base.slice(0, CODE_PREFIX_LENGTH).replace(/-+$/, '');
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
-      const code = uniqueCodeCandidate(base, await this.repo.codesStartingWith(m, prefix));
+      const code = uniqueCodeCandidate(base, await this.repo.codesStartingWith(m, prefix, row.clientId ?? null));
       const id = await this.repo.insertOrder(m, { ...row, code });
       if (id !== null) return id;
     }
@@ -284,7 +290,7 @@ export class OrdersService {
     try {
       return await work();
     } catch (err) {
-      if (isUniqueViolation(err, 'call_order_code_key')) throw orderCodeTaken();
+      if (isUniqueViolation(err, CALL_ORDER_CLIENT_CODE_INDEX) || isUniqueViolation(err, CALL_ORDER_OWN_CODE_INDEX)) throw orderCodeTaken();
       if (isForeignKeyViolation(err)) throw DomainError.invalidField('references', 'a referenced record was deleted meanwhile; retry');
       throw err;
     }
