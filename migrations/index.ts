@@ -34,6 +34,7 @@ import { PlanningHold1795694907738 } from './1795694907738-planning-hold';
 import { CounterUpdateTriggersNoNestedLoop1795700000000 } from './1795700000000-counter-update-triggers-no-nested-loop';
 import { DialingDecision1795710000000 } from './1795710000000-dialing-decision';
 import { DncOrderLocks1795710100000 } from './1795710100000-dnc-order-locks';
+import { OrderCodePerClient1795720000000 } from './1795720000000-order-code-per-client';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   CounterUpdateTriggersNoNestedLoop1795700000000,
   DialingDecision1795710000000,
   DncOrderLocks1795710100000,
+  OrderCodePerClient1795720000000,
 ];

@@ -90,6 +90,26 @@ describe('do-not-call lists', () => {
     expect((await request(t.http).get('/v2/dnc/').set('X-Api-Key', t.apiKey).query({ phone: 'abc' })).status).toBe(400);
   });
 
+  it('refuses an expiresAt without a UTC offset (it would be read in the server’s zone) with 400 naming it; Z or ±hh:mm is fine', async () => {
+    const before = await entries();
+    const answers = [];
+    for (const expiresAt of ['2097-01-01T10:00:00', '2097-01-01T10:00', '2097-01-01T10:00:00.000', '2097-01-01']) {
+      const res = await post('/v2/dnc/add/', { phones: [testPhone()], expiresAt });
+      answers.push({ status: res.status, errors: res.body.data?.errors });
+    }
+    const refused = {
+      status: 400,
+      errors: [{ field: 'expiresAt', message: 'must be an ISO 8601 date-time with a UTC offset (Z or ±hh:mm), e.g. 2030-01-01T00:00:00+00:00' }],
+    };
+    expect(answers).toEqual(answers.map(() => refused));
+    expect(await entries()).toBe(before);
+    for (const expiresAt of ['2097-01-01T10:00:00Z', '2097-01-01T10:00:00+03:00', '2097-01-01T10:00:00.250-05:30']) {
+      const phone = testPhone();
+      await post('/v2/dnc/add/', { phones: [phone], expiresAt }).expect(200);
+      expect((await list({ phone })).list[0].expiresAt).toBe(new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, '+00:00'));
+    }
+  });
+
   it('removes numbers from exactly the list named', async () => {
     const [p1, p2] = [testPhone(), testPhone()];
     await post('/v2/dnc/add/', { phones: [p1, p2], orderId: orderA.id }).expect(200);

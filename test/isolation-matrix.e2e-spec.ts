@@ -274,4 +274,41 @@ describe('isolation matrix: every operation and what a client key gets from it',
   it.each(ROWS.filter((r) => r.rule === 'public'))('$op: answers without a key', async (row) => {
     expectOk(await send(t, row.op, {}));
   });
+
+  /** Ids a body names (an order's agents): a client key may name only the users and agent groups it reaches. */
+  const BODY_REFERENCES = [
+    { op: 'POST /v2/order/create', field: 'agentUserIds', kind: 'user' },
+    { op: 'POST /v2/order/create', field: 'agentGroupIds', kind: 'agentGroup' },
+    { op: 'POST /v2/order/update/{orderId}', field: 'agentUserIds', kind: 'user' },
+    { op: 'POST /v2/order/update/{orderId}', field: 'agentGroupIds', kind: 'agentGroup' },
+  ] as const;
+  it.each(BODY_REFERENCES)("$op: client A naming B's or nobody's $kind in $field gets what a missing id gets; nothing changes", async ({ op, field, kind }) => {
+    const body = (ids: number[]) =>
+      op === 'POST /v2/order/create'
+        ? { serviceTitle: 'Matrix', title: 'Matrix', status: 'success', sipEndpointIds: [f.sipEndpointId], [field]: ids }
+        : { [field]: ids };
+    const req = (ids: number[], key = f.keys.A) => send(t, op, { key, id: f.owned.A.order, body: body(ids) });
+    const foreign = (['B', 'N'] as const).map((w) => f.owned[w][kind] as number);
+    await settle(t);
+    const [world, order] = [await worldState(t), await rowsOf(t, 'order', [f.owned.A.order])];
+
+    const missing = await req([MISSING]);
+    expect({ status: missing.status, errors: missing.body.data?.errors }).toEqual({ status: 400, errors: [{ field, message: `unknown ids: ${MISSING}` }] });
+    for (const id of foreign) {
+      const res = await req([id]);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: missing.status,
+        body: JSON.parse(JSON.stringify(missing.body).replaceAll(String(MISSING), String(id))),
+      });
+    }
+    // Foreign and missing ids together: one message, in the order sent, that tells them apart in no way.
+    const mixed = await req([foreign[0], MISSING, foreign[1]]);
+    expect(mixed.body.data?.errors).toEqual([{ field, message: `unknown ids: ${foreign[0]}, ${MISSING}, ${foreign[1]}` }]);
+    expect(await worldState(t)).toEqual(world);
+    expect(await rowsOf(t, 'order', [f.owned.A.order])).toEqual(order);
+
+    // Its own client's user or group is fine; an unrestricted key names any that exists, as before.
+    expectOk(await req([f.owned.A[kind] as number]));
+    if (op === 'POST /v2/order/create') expectOk(await req(foreign, t.apiKey));
+  });
 });

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { OrdersService } from '../src/modules/orders/orders.service';
 import { clientKeyFor, insertClient } from './factories/clients';
-import { createLead } from './factories/leads';
+import { createLead, leadBody, testPhone } from './factories/leads';
 import { insertOrderReferences, minimalOrderBody, OrderRefs, orderTableCounts } from './factories/orders';
+import { eventually } from './support/fake-servers';
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
@@ -36,8 +37,12 @@ describe('orders isolation', () => {
     events: (await t.ds.query(`SELECT count(*)::int AS n FROM event WHERE order_id = $1`, [id]))[0].n,
   });
   /** A 404 body with the id taken out: another client's order must read exactly like a missing one. */
-  const withoutId = (res: request.Response, id: number) => JSON.parse(JSON.stringify(res.body).replaceAll(String(id), '<id>'));
+  const withoutId = (res: request.Response, id: number | string) => JSON.parse(JSON.stringify(res.body).replaceAll(String(id), '<id>'));
   const MISSING = 2147483000;
+  const MISSING_JOB = '00000000-0000-4000-8000-00000000dead';
+  const codeOf = async (id: number) => (await get(`/v2/order/detail/${id}/`).expect(200)).body.data.code as string;
+  /** A code no other test uses. */
+  const freshCode = (name: string) => `${name}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -109,6 +114,29 @@ describe('orders isolation', () => {
       await get(`/v2/order/detail/${moving}/`, keyB).expect(404);
     });
 
+    it('moves the order’s async lead jobs with it: their status answers the new client’s key and 404s the old one’s', async () => {
+      const moving = await create(minimalOrderBody(refs, { title: 'Moving jobs', clientId: clientA }));
+      const order = { id: moving, code: await codeOf(moving) };
+      const accept = async (key: string) => (await post('/v2/lead/create-async/', leadBody(order), key).expect(200)).headers['x-job-id'];
+      const jobs = [await accept(keyA), await accept(t.apiKey)];
+      const status = (job: string, key: string) => get(`/v2/lead/create-async/${job}/`, key);
+      for (const job of jobs) await eventually(async () => (await status(job, t.apiKey).expect(200)).body.data.status === 'done', 15_000, `job ${job} done`);
+      for (const job of jobs) {
+        await status(job, keyA).expect(200);
+        await status(job, keyB).expect(404);
+      }
+
+      await post(`/v2/order/update/${moving}/`, { clientId: clientB }).expect(200);
+      const unknown = withoutId(await status(MISSING_JOB, keyA).expect(404), MISSING_JOB);
+      for (const job of jobs) {
+        expect(withoutId(await status(job, keyA), job)).toEqual(unknown);
+        expect((await status(job, keyB).expect(200)).body.data).toMatchObject({ jobId: job, status: 'done' });
+      }
+      // Back to the call center: no client key reaches them.
+      await post(`/v2/order/update/${moving}/`, { clientId: null }).expect(200);
+      for (const job of jobs) for (const key of [keyA, keyB]) expect(withoutId(await status(job, key), job)).toEqual(unknown);
+    });
+
     it('shows a new clientId to this instance’s order settings at once', async () => {
       const orders = t.app.get(OrdersService);
       const id = await create(minimalOrderBody(refs, { title: 'Cached', clientId: clientA }));
@@ -125,6 +153,86 @@ describe('orders isolation', () => {
         data: { order?: { id: number; clientId: number } };
       }[];
       expect(feed.find((e) => e.type === 'order.created' && e.data.order?.id === b1)?.data.order?.clientId).toBe(clientB);
+    });
+  });
+
+  describe('order codes: unique within a client (orders of no client share one namespace), not across clients', () => {
+    it('a client key takes a code another client or the call center uses; a second order of the same client with it is a 409', async () => {
+      const code = freshCode('shared');
+      await create(minimalOrderBody(refs, { code, clientId: clientB }));
+      const ofA = await create(minimalOrderBody(refs, { code }), keyA);
+      expect(await codeOf(ofA)).toBe(code);
+      const before = await orderTableCounts(t.ds);
+      const again = await post('/v2/order/create/', minimalOrderBody(refs, { code }), keyA).expect(409);
+      expect(again.body).toEqual({ success: false, message: `Order code ${code} is already taken`, data: [] });
+      expect(await orderTableCounts(t.ds)).toEqual(before);
+
+      // The call center's own orders: one namespace of their own.
+      const own = await create(minimalOrderBody(refs, { code }));
+      expect(await codeOf(own)).toBe(code);
+      const ownBefore = await orderTableCounts(t.ds);
+      await post('/v2/order/create/', minimalOrderBody(refs, { code })).expect(409);
+      await post('/v2/order/create/', minimalOrderBody(refs, { code, clientId: clientB })).expect(409);
+      expect(await orderTableCounts(t.ds)).toEqual(ownBefore);
+    });
+
+    it('generates a code from the title counting only the orders of the same client', async () => {
+      const title = freshCode('Spring sale');
+      const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      const ofB = await create(minimalOrderBody(refs, { title, clientId: clientB }));
+      const own = await create(minimalOrderBody(refs, { title }));
+      const firstOfA = await create(minimalOrderBody(refs, { title }), keyA);
+      const secondOfA = await create(minimalOrderBody(refs, { title }), keyA);
+      const secondOwn = await create(minimalOrderBody(refs, { title }));
+      expect([await codeOf(ofB), await codeOf(own), await codeOf(firstOfA), await codeOf(secondOfA), await codeOf(secondOwn)]).toEqual([
+        slug,
+        slug,
+        slug,
+        `${slug}-2`,
+        `${slug}-2`,
+      ]);
+    });
+
+    it('renames within the client; moving an order to a client that has its code is a 409 and changes nothing', async () => {
+      const code = freshCode('rename');
+      await create(minimalOrderBody(refs, { code, clientId: clientB }));
+      const ofA = await create(minimalOrderBody(refs, { code: `${code}-a` }), keyA);
+      await post(`/v2/order/update/${ofA}/`, { code }, keyA).expect(200);
+      expect(await codeOf(ofA)).toBe(code);
+      const otherOfA = await create(minimalOrderBody(refs, { code: `${code}-b` }), keyA);
+      const was = await stored(otherOfA);
+      expect((await post(`/v2/order/update/${otherOfA}/`, { code }, keyA).expect(409)).body.message).toBe(`Order code ${code} is already taken`);
+      expect(await stored(otherOfA)).toEqual(was);
+
+      const own = await create(minimalOrderBody(refs, { code }));
+      const ownWas = await stored(own);
+      for (const clientId of [clientA, clientB]) {
+        expect((await post(`/v2/order/update/${own}/`, { clientId }).expect(409)).body.message).toBe(`Order code ${code} is already taken`);
+      }
+      expect(await stored(own)).toEqual(ownWas);
+      // Moved back to the call center, an order meets the code of an own order the same way.
+      await post(`/v2/order/update/${ofA}/`, { clientId: null }).expect(409);
+      const elsewhere = await insertClient(t, freshCode('Elsewhere'));
+      await post(`/v2/order/update/${own}/`, { clientId: elsewhere }).expect(200);
+      expect((await get(`/v2/order/detail/${own}/`).expect(200)).body.data).toMatchObject({ code, clientId: elsewhere });
+    });
+
+    it('leads find their order by id and code when two clients share the code (v2, v1); another client’s order stays a missing one', async () => {
+      const code = freshCode('same');
+      const ofA = await create(minimalOrderBody(refs, { code, clientId: clientA }));
+      const ofB = await create(minimalOrderBody(refs, { code, clientId: clientB }));
+      const leadA = (await post('/v2/lead/create/', leadBody({ id: ofA, code }), keyA).expect(200)).body.data.id as number;
+      expect((await get(`/v2/lead/detail/${leadA}/`, keyA).expect(200)).body.data).toMatchObject({ orderId: ofA, orderCode: code });
+      const v1 = { lead_type: 'straight', client_phone: testPhone(), order_id: ofB, order_code: code };
+      const leadB = (await post('/v1/lead/create/', v1, keyB).expect(200)).body.data.id as number;
+      expect((await get(`/v2/lead/detail/${leadB}/`, keyB).expect(200)).body.data).toMatchObject({ orderId: ofB, orderCode: code });
+      const leadOwn = (await post('/v2/lead/create/', leadBody({ id: ofB, code })).expect(200)).body.data.id as number;
+      expect((await get(`/v2/lead/detail/${leadOwn}/`).expect(200)).body.data.orderId).toBe(ofB);
+
+      const missing = withoutId(await post('/v2/lead/create/', leadBody({ id: MISSING, code }), keyA).expect(400), MISSING);
+      expect(withoutId(await post('/v2/lead/create/', leadBody({ id: ofB, code }), keyA).expect(400), ofB)).toEqual(missing);
+      const missingV1 = withoutId(await post('/v1/lead/create/', { ...v1, order_id: MISSING }, keyA).expect(400), MISSING);
+      expect(withoutId(await post('/v1/lead/create/', v1, keyA).expect(400), ofB)).toEqual(missingV1);
     });
   });
 

@@ -81,8 +81,15 @@ export class AgentGroupsService {
     return ids;
   }
 
-  /** Which of `ids` exist, for other modules' reference checks; inside a transaction, pass its manager. */
-  existingIds(ids: readonly number[], m?: EntityManager): Promise<number[]> {
-    return this.groups.existingIds(ids, m);
+  /**
+   * Which of `ids` exist and `access` reaches (see groupsReached), for other modules' reference checks: a group a client key
+   * does not reach is left out exactly like one that does not exist. Inside a transaction, pass its manager.
+   */
+  async reachedIds(access: ClientAccess, ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const reached = await this.groupsReached(access);
+    const within = reached === null ? null : new Set(reached);
+    const reachable = within === null ? ids : ids.filter((id) => within.has(id));
+    return this.groups.existingIds(reachable, m);
   }
 }

@@ -13,6 +13,7 @@ import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, 
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
 import { orderClientOf } from './domain/order-client';
 import type { OrderRecord } from './domain/order-record';
+import { CALL_ORDER_CLIENT_CODE_INDEX, CALL_ORDER_OWN_CODE_INDEX } from './persistence/call-order.entity';
 import { OrdersRepository } from './persistence/orders.repository';
 import { EventOutbox } from '../events/event-outbox.service';
 import { UsersService } from '../users/users.service';
@@ -158,11 +159,8 @@ export class OrdersService {
         this.ds.transaction(async (m) => {
           if (!(await this.repo.lock(m, id, access.clientId))) throw DomainError.notFound('Order', id);
           if (Object.keys(changes).length === 0) return;
-          // Checked first so the usual case is a clean 409; a concurrent rename is still caught by the unique index.
-          if (changes.code !== undefined && (await this.repo.isCodeTakenByAnother(m, changes.code, id))) {
-            throw orderCodeTaken(changes.code);
-          }
           const before = await this.repo.findById(id, m);
+          await this.checkCodeFree(m, id, before!, changes);
           await this.repo.updateOrder(m, id, changes);
           await this.repo.replaceMembers(m, id, changes);
           await this.dialingRulesChanged(m, id, before!, changes);
@@ -173,6 +171,14 @@ export class OrdersService {
       this.settingsCache.delete(id);
       this.reachCache.clear();
     }
+  }
+
+  /** A new code, or a move, must find the code free among the (new) client's orders: a clean 409; the unique indexes catch races. */
+  private async checkCodeFree(m: EntityManager, id: number, before: OrderRecord, changes: OrderChanges): Promise<void> {
+    const code = changes.code ?? before.code;
+    const clientId = changes.clientId === undefined ? before.clientId : changes.clientId;
+    if (code === before.code && clientId === before.clientId) return;
+    if (await this.repo.isCodeTakenByAnother(m, code, clientId, id)) throw orderCodeTaken(code);
   }
 
   /** Registers what to do, in an order update's transaction, when a rule its leads are dialled by changes (DIALING_RULE_FIELDS). */
@@ -222,19 +228,21 @@ export class OrdersService {
     // With bad domain input the references are still checked (raw ids), so one answer lists every problem.
     // A client key's own client exists (its key refers to it): only an unrestricted key's clientId is looked up.
     const requested = referencesOf({ ...(normalised.ok ? changes : input), clientId: access.clientId === null ? input.clientId : undefined });
-    errors.push(...missingReferenceErrors(requested, await this.existingReferences(requested, m)));
+    errors.push(...missingReferenceErrors(requested, await this.existingReferences(requested, access, m)));
     if (errors.length) throw DomainError.validation(errors);
     return changes;
   }
 
   /**
    * Which referenced ids exist, each asked of the module that owns the table: one query per kind
-   * of reference sent (none for kinds not sent), however many ids.
+   * of reference sent (none for kinds not sent), however many ids. Agents and agent groups count
+   * only when `access` reaches them (a client key: those of its client's orders), so an id of
+   * another client's reads exactly as a missing one.
    */
-  private async existingReferences(refs: OrderReferences, m?: EntityManager): Promise<OrderReferences> {
+  private async existingReferences(refs: OrderReferences, access: ClientAccess, m?: EntityManager): Promise<OrderReferences> {
     return {
-      agentUserIds: await this.users.existingIds(refs.agentUserIds, m),
-      agentGroupIds: await this.agentGroups.existingIds(refs.agentGroupIds, m),
+      agentUserIds: await this.users.reachedIds(access, refs.agentUserIds, m),
+      agentGroupIds: await this.agentGroups.reachedIds(access, refs.agentGroupIds, m),
       sipEndpointIds: await this.sipEndpoints.existingIds(refs.sipEndpointIds, m),
       callAttemptGroupId: await this.attemptGroups.existingIds(refs.callAttemptGroupId, m),
       callScenarioId: await this.scenarios.existingIds(refs.callScenarioId, m),
@@ -278,7 +286,7 @@ export class OrdersService {
     const base = slugifyOrderCode(title);
     const prefix = base.slice(0, CODE_PREFIX_LENGTH).replace(/-+$/, '');
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
-      const code = uniqueCodeCandidate(base, await this.repo.codesStartingWith(m, prefix));
+      const code = uniqueCodeCandidate(base, await this.repo.codesStartingWith(m, prefix, row.clientId ?? null));
       const id = await this.repo.insertOrder(m, { ...row, code });
       if (id !== null) return id;
     }
@@ -290,7 +298,7 @@ export class OrdersService {
     try {
       return await work();
     } catch (err) {
-      if (isUniqueViolation(err, 'call_order_code_key')) throw orderCodeTaken();
+      if (isUniqueViolation(err, CALL_ORDER_CLIENT_CODE_INDEX) || isUniqueViolation(err, CALL_ORDER_OWN_CODE_INDEX)) throw orderCodeTaken();
       if (isForeignKeyViolation(err)) throw DomainError.invalidField('references', 'a referenced record was deleted meanwhile; retry');
       throw err;
     }

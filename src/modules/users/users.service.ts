@@ -87,6 +87,18 @@ export class UsersService {
   }
 
   /**
+   * Which of `ids` exist and `access` reaches (see usersReached), for other modules' reference checks: a user a client key
+   * does not reach is left out exactly like one that does not exist. Inside a transaction, pass its manager.
+   */
+  async reachedIds(access: ClientAccess, ids: readonly number[], m?: EntityManager): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const reached = await this.usersReached(access);
+    const within = reached === null ? null : new Set(reached);
+    const reachable = within === null ? ids : ids.filter((id) => within.has(id));
+    return this.users.existingIds(reachable, m);
+  }
+
+  /**
    * Which of `ids` exist, each locked against deletion until `m`'s transaction ends: for another
    * module's rows that are about to reference them.
    */

@@ -26,6 +26,14 @@ export const ORDER_SNAPSHOTS: SqlSnapshot[] = [
         },
         (db) => repo(db).insertOrder(db.asManager(), { code: 'winter', ...CHANGES }),
       ),
+      sent(
+        {
+          fn: 'OrdersRepository.insertOrder',
+          note: "a client's order: its code is unique among that client's orders",
+          inputs: describeInputs({ changes: { code: 'winter', clientId: 2, title: CHANGES.title } }),
+        },
+        (db) => repo(db).insertOrder(db.asManager(), { code: 'winter', clientId: 2, title: CHANGES.title }),
+      ),
       sent({ fn: 'OrdersRepository.updateOrder', note: 'the fields given, each with its cast', inputs: describeInputs({ id: 3, changes: CHANGES }) }, (db) =>
         repo(db).updateOrder(db.asManager(), 3, CHANGES),
       ),

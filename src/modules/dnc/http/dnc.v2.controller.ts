@@ -29,7 +29,7 @@ export class DncV2Controller {
     summary: 'Put numbers on a do-not-call list (data: {count}, the numbers added or updated)',
     description:
       `${WHICH_LIST} A number already on the list gets the new expiresAt and reason. ` +
-      'Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future, a reason over 255 characters.',
+      'Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future or without a UTC offset, a reason over 255 characters.',
   })
   @DncListBody(DncAddDto)
   @ApiEnvelope(DncCountView)

@@ -132,8 +132,8 @@ export class LeadsV2Controller {
   @ApiOperation({
     summary: 'State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)',
     description:
-      'Refuses a jobId that is not a UUID (400); 404 for a job this service does not know. A client key reaches the jobs its ' +
-      "client's keys made and those in its client's orders; any other is a 404 as well.",
+      'Refuses a jobId that is not a UUID (400); 404 for a job this service does not know. A client key reaches the jobs in its ' +
+      "client's orders as they are now, whichever key made them (a job moves with its order); any other is a 404 as well.",
   })
   @ApiEnvelope(AsyncLeadJobView)
   @ApiErrors(400, 404)

@@ -52,13 +52,13 @@ export class LeadAsyncJobsRepository {
 
   /**
    * The job, or null when there is none or `access` does not reach it: a client key reaches the
-   * jobs its client's keys made, and those of unrestricted keys in its client's orders.
+   * jobs in its client's orders as they are now, whichever key made them, so a job moves with its order.
    */
   async findById(id: string, access: ClientAccess): Promise<AsyncJob | null> {
     const rows: AsyncJob[] = await this.ds.query(
       `SELECT j.id, j.state, j.lead_id AS "leadId", j.errors, j.created_at AS "createdAt", j.finished_at AS "finishedAt"
-         FROM lead_async_job j ${JOB_CLIENT_JOIN} LEFT JOIN call_order o ON o.id = j.order_id
-        WHERE j.id = $1 AND ($2::int IS NULL OR coalesce(k.client_id, o.client_id) = $2)`,
+         FROM lead_async_job j LEFT JOIN call_order o ON o.id = j.order_id
+        WHERE j.id = $1 AND ($2::int IS NULL OR o.client_id = $2)`,
       [id, access.clientId],
     );
     return rows[0] ?? null;

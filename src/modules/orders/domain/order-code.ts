@@ -1,8 +1,9 @@
 import { transliterate } from 'transliteration';
 
 /**
- * Order codes: a-z, 0-9, `-`, `_`; 1..64 characters; unique. When the client omits `code`
- * it is derived from `title` (transliterated, so Russian titles give readable codes).
+ * Order codes: a-z, 0-9, `-`, `_`; 1..64 characters; unique within the order's client (orders of
+ * no client share one namespace). When the client omits `code` it is derived from `title`
+ * (transliterated, so Russian titles give readable codes).
  */
 
 export const ORDER_CODE_MAX_LENGTH = 64;

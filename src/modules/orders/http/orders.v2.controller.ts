@@ -22,11 +22,13 @@ export class OrdersV2Controller {
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({
-    summary: 'Create an order (synchronous); data is {id}. 409 when the code is taken.',
+    summary: 'Create an order (synchronous); data is {id}. 409 when the code is taken by another order of the same client.',
     description:
       'Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, ' +
-      "an invalid schedule or holiday, custom values that do not fit their field; 409 when the code is taken. With a client key the order is the key's " +
-      "client's: a clientId other than the key's own (null included) is a 400.",
+      'an invalid schedule or holiday, custom values that do not fit their field; 409 when another order of the same client (or, for an order ' +
+      "of no client, another order of no client) has the code: codes are unique within a client, not across clients. With a client key the order is the key's " +
+      "client's: a clientId other than the key's own (null included) is a 400, and agents or agent groups the key does not reach (those of its " +
+      "client's orders) are unknown ids, in the same message as ids that do not exist.",
   })
   @ApiCreated()
   @ApiErrors(400, 409, 413)
@@ -40,7 +42,8 @@ export class OrdersV2Controller {
     summary: 'Update an order: only the fields sent change; arrays sent replace the stored ones',
     description:
       'The field rules of create (400 naming each refused field); a new clientId moves the order with its leads and calls (a client key ' +
-      "cannot: 400); 404 when the order does not exist, or is another client's and the key a client key; 409 when another order has the code.",
+      "cannot: 400); 404 when the order does not exist, or is another client's and the key a client key; 409 when another order of the order's " +
+      '(new) client has the code.',
   })
   @ApiUpdated()
   @ApiErrors(400, 404, 409, 413)

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { AgentGroupEntity } from '../../agent-groups/persistence/agent-group.entity';
 import { CallAttemptGroupEntity } from '../../call-attempt-groups/persistence/call-attempt-group.entity';
 import { CallScenarioEntity } from '../../call-scenarios/persistence/call-scenario.entity';
@@ -6,10 +6,13 @@ import { SipEndpointEntity } from '../../sip-endpoints/persistence/sip-endpoint.
 import { UserEntity } from '../../users/persistence/user.entity';
 import { ClientEntity } from '../../clients/persistence/client.entity';
 
+/** The unique index of a client's order codes, and the one of the codes of orders of no client. */
+export const CALL_ORDER_CLIENT_CODE_INDEX = 'call_order_client_code_key';
+export const CALL_ORDER_OWN_CODE_INDEX = 'call_order_own_code_key';
+
 /** `call_order`: an order (campaign) whose leads the call center calls, with its dialing settings. */
 @Entity('call_order')
 @Check('call_order_max_attempts_per_day_check', 'max_attempts_per_day BETWEEN 1 AND 50')
-@Unique('call_order_code_key', ['code'])
 @Check('call_order_agent_lead_edit_mode_check', `agent_lead_edit_mode IN ('during-call', 'always', 'never')`)
 @Check('call_order_call_record_rule_check', `call_record_rule IN ('client_is_connected', 'agent_is_connected')`)
 @Check('call_order_code_check', `code ~ '^[a-z0-9_-]+$'`)
@@ -21,6 +24,9 @@ import { ClientEntity } from '../../clients/persistence/client.entity';
 )
 @Check('call_order_status_check', `status IN ('success', 'secondary', 'info')`)
 @Index('call_order_client_id_idx', ['clientId', 'id'], { where: 'client_id IS NOT NULL' })
+// Codes are unique per client; orders of no client share one namespace (two partial indexes: NULLs are distinct in a unique key).
+@Index(CALL_ORDER_CLIENT_CODE_INDEX, ['clientId', 'code'], { unique: true, where: 'client_id IS NOT NULL' })
+@Index(CALL_ORDER_OWN_CODE_INDEX, ['code'], { unique: true, where: 'client_id IS NULL' })
 export class CallOrderEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'call_order_pkey' })
   id: number;

@@ -8,7 +8,13 @@
 -- $1 = "winter", $2 = "Winter campaign", $3 = true, $4 = 40, $5 = "{\"region\":\"north\"}", $6 = ["2026-12-25"]
 INSERT INTO call_order (code, title, auto_dialing_enabled, qualified_leads_per_day_limit, custom_values,
   call_holiday_overrides) VALUES ($1::varchar, $2::varchar, $3::boolean, $4::integer, $5::jsonb, $6::date[])
-  ON CONFLICT (code) DO NOTHING RETURNING id;
+  ON CONFLICT (code) WHERE client_id IS NULL DO NOTHING RETURNING id;
+
+-- OrdersRepository.insertOrder: a client's order: its code is unique among that client's orders
+-- inputs: changes: { code: "winter", clientId: 2, title: "Winter campaign" }
+-- $1 = "winter", $2 = 2, $3 = "Winter campaign"
+INSERT INTO call_order (code, client_id, title) VALUES ($1::varchar, $2::integer, $3::varchar)
+  ON CONFLICT (client_id, code) WHERE client_id IS NOT NULL DO NOTHING RETURNING id;
 
 -- OrdersRepository.updateOrder: the fields given, each with its cast
 -- inputs: id: 3, changes: { title: "Winter campaign", autoDialingEnabled: true, qualifiedLeadsPerDayLimit: 40, customValues: { region: "north" }, callHolidayOverrides: ["2026-12-25"] }

@@ -116,25 +116,37 @@ export class OrdersRepository {
     return rows[0] ?? null;
   }
 
-  /** Codes that could collide with candidates derived from `prefix` (see uniqueCodeCandidate). */
-  async codesStartingWith(m: EntityManager, prefix: string): Promise<Set<string>> {
-    const rows: { code: string }[] = await m.query(`SELECT code FROM call_order WHERE code LIKE $1`, [likePrefix(prefix)]);
+  /**
+   * Codes of `clientId`'s orders (null: orders of no client) that could collide with candidates derived from `prefix`
+   * (see uniqueCodeCandidate): codes are unique per client, so other clients' codes never count.
+   */
+  async codesStartingWith(m: EntityManager, prefix: string, clientId: number | null): Promise<Set<string>> {
+    const rows: { code: string }[] =
+      clientId === null
+        ? await m.query(`SELECT code FROM call_order WHERE client_id IS NULL AND code LIKE $1`, [likePrefix(prefix)])
+        : await m.query(`SELECT code FROM call_order WHERE client_id = $2 AND code LIKE $1`, [likePrefix(prefix), clientId]);
     return new Set(rows.map((r) => r.code));
   }
 
-  /** Inserts the order row unless the code is taken (then null): a taken code never aborts the transaction. */
+  /** Inserts the order row unless its client (or no client) has the code already (then null): a taken code never aborts the transaction. */
   async insertOrder(m: EntityManager, changes: OrderChanges & { code: string }): Promise<number | null> {
     const { columns, casts, values } = scalarColumns(changes);
+    // The conflict target is the unique index of the order's namespace (CALL_ORDER_CLIENT_CODE_INDEX or CALL_ORDER_OWN_CODE_INDEX).
+    const target = changes.clientId == null ? '(code) WHERE client_id IS NULL' : '(client_id, code) WHERE client_id IS NOT NULL';
     const rows: { id: number }[] = await m.query(
       `INSERT INTO call_order (${columns.join(', ')}) VALUES (${casts.map((c, i) => `$${i + 1}::${c}`).join(', ')})
-       ON CONFLICT (code) DO NOTHING RETURNING id`,
+       ON CONFLICT ${target} DO NOTHING RETURNING id`,
       values,
     );
     return rows[0]?.id ?? null;
   }
 
-  async isCodeTakenByAnother(m: EntityManager, code: string, id: number): Promise<boolean> {
-    const rows: unknown[] = await m.query(`SELECT 1 FROM call_order WHERE code = $1 AND id <> $2`, [code, id]);
+  /** Whether an order other than `id` has `code` among the orders of `clientId` (null: of no client). */
+  async isCodeTakenByAnother(m: EntityManager, code: string, clientId: number | null, id: number): Promise<boolean> {
+    const rows: unknown[] =
+      clientId === null
+        ? await m.query(`SELECT 1 FROM call_order WHERE client_id IS NULL AND code = $1 AND id <> $2`, [code, id])
+        : await m.query(`SELECT 1 FROM call_order WHERE client_id = $3 AND code = $1 AND id <> $2`, [code, id, clientId]);
     return rows.length > 0;
   }
 

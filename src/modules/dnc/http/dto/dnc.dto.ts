@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { OptionalText } from '../../../../common/dto-fields';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { IntQuery, PageQuery } from '../../../../common/query';
@@ -39,11 +39,19 @@ export class DncRemoveDto extends DncListRefDto {
   phones: unknown[];
 }
 
+/** A date-time that ends in its UTC offset: without one it would be read in the server's own time zone. */
+const WITH_UTC_OFFSET = /[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+
 export class DncAddDto extends DncRemoveDto {
-  @ApiPropertyOptional({ format: 'date-time', example: '2030-01-01T00:00:00+00:00', description: 'In the future; absent: never expires' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2030-01-01T00:00:00+00:00',
+    description: 'In the future, with its UTC offset (Z or ±hh:mm; without one: 400); absent: never expires',
+  })
   @IsOptional()
   @IsString()
   @IsISO8601({ strict: true })
+  @Matches(WITH_UTC_OFFSET, { message: 'must be an ISO 8601 date-time with a UTC offset (Z or ±hh:mm), e.g. 2030-01-01T00:00:00+00:00' })
   expiresAt?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_DNC_REASON_LENGTH, example: 'asked not to be called' })

@@ -56,6 +56,11 @@ const idListDoc = (description: string, example: number[] = [1]): ApiPropertyOpt
   description: `${description}; at most ${MAX_IDS}`,
 });
 
+const CODE_UNIQUE = "unique within the order's client (orders of no client share one namespace), not across clients";
+
+/** Agents and agent groups: what a client key may name (an id it does not reach reads as one that does not exist). */
+const REACHED_REFERENCE = "must exist and, with a client key, be one the key reaches (of its client's orders)";
+
 const PositiveInt = () => applyDecorators(IsInt(), Min(1), Max(INT32_MAX));
 const clientIdDoc = (example: number | null, description: string): ApiPropertyOptions => ({
   type: 'integer',
@@ -75,7 +80,7 @@ export class OrderFieldsDto extends OrderDialingRulesDto {
   @ApiPropertyOptional({
     example: 'dental-clinic-moscow',
     maxLength: 64,
-    description: 'a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted',
+    description: `a-z, 0-9, - and _, up to 64; ${CODE_UNIQUE}; generated from title on create when omitted (counting only that client's codes)`,
   })
   @Optional()
   @IsString()
@@ -132,12 +137,12 @@ export class OrderFieldsDto extends OrderDialingRulesDto {
   @IsIn(SIP_ENDPOINT_USAGE_SCHEMES)
   sipEndpointUsageScheme?: SipEndpointUsageScheme;
 
-  @ApiPropertyOptional(idListDoc('users (agents) allowed to work in the order; must exist; duplicates are dropped'))
+  @ApiPropertyOptional(idListDoc(`users (agents) allowed to work in the order; ${REACHED_REFERENCE}; duplicates are dropped`))
   @Optional()
   @IdList()
   agentUserIds?: number[];
 
-  @ApiPropertyOptional(idListDoc('agent groups allowed to work in the order; must exist'))
+  @ApiPropertyOptional(idListDoc(`agent groups allowed to work in the order; ${REACHED_REFERENCE}`))
   @Optional()
   @IdList()
   agentGroupIds?: number[];
@@ -267,7 +272,7 @@ export class UpdateOrderDto extends OrderFieldsDto {
   declare clientId?: number | null;
 
   // The example is the demo order 1's own code, so "Try it out" on order 1 does not clash with another order's code.
-  @ApiPropertyOptional({ example: 'novostroyki-moskvy', maxLength: 64, description: 'a-z, 0-9, - and _, up to 64; unique (409 when another order has it)' })
+  @ApiPropertyOptional({ example: 'novostroyki-moskvy', maxLength: 64, description: `a-z, 0-9, - and _, up to 64; ${CODE_UNIQUE}; 409 when taken` })
   declare code?: string;
 
   @ApiPropertyOptional({ example: 'ГК «Северный квартал»: квалификация лидов на новостройки', maxLength: 255 })
