@@ -4645,7 +4645,7 @@ export interface components {
             hasRecords?: boolean;
             /** @description The client asked to be called back (default: the status says so) */
             callbackRequested?: boolean;
-            /** @description The person asked not to be called: the number goes on the order's client's do-not-call list (the global list without a client), stopping every lead of it there */
+            /** @description The person asked not to be called: the number called (clientPhone, else the lead's phone) goes on the order's client's do-not-call list (the global list without a client), stopping every lead of it there. A re-delivery (same platformCallId) carrying it applies it to the stored call. */
             optOut?: boolean;
             /**
              * Format: date-time

@@ -13,6 +13,7 @@ import { CallStatusesService } from './call-statuses.service';
 import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
 import { type CallOutcome, callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { applyDailyCap, leadDayBounds } from './domain/daily-cap';
+import { calledNumber } from './domain/opt-out';
 import { consentAllowsCalls } from '../leads/domain/consent';
 import type { LeadForCall } from '../leads/domain/lead';
 import { planningZone } from '../orders/domain/time-zone';
@@ -83,15 +84,20 @@ export class CallsService {
 
   /**
    * Records a finished call from the telephony platform, once per platform call id, and updates its
-   * lead: attempt count and next call time. A retried delivery returns the stored call and changes nothing.
+   * lead: attempt count and next call time. An opt-out (the flag or the status's) lists the number called.
+   * A retried delivery returns the stored call and changes nothing but applying an opt-out it carries.
    */
   async recordCall(input: RecordCallInput): Promise<{ id: number }> {
     const problems: FieldError[] = [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, new Date())];
     if (problems.length) throw DomainError.validation(problems);
     return this.ds.transaction(async (m) => {
-      // An opt-out's number lock comes before the lead's row lock, in the order a create of that number takes them.
       const optOut = input.optOut === true || (await this.statuses.findCallStatus(input.statusId, m))?.isOptOut === true;
-      if (optOut) await this.leads.lockNumberForOptOut(m, input.leadId);
+      // An opt-out lists the number called: a re-delivery's as its first delivery stored it, else this delivery's clientPhone,
+      // else the lead's phone. Its lock comes before the lead's row lock, in the order a create of that number takes them.
+      const delivered = optOut ? await this.calls.deliveredClientPhone(m, input.leadId, input.platformCallId) : null;
+      const called = optOut ? calledNumber(delivered ?? input.clientPhone) : null;
+      if (called && !called.ok) throw DomainError.validation(called.errors);
+      if (called) await this.leads.lockNumberForOptOut(m, input.leadId, called.phone);
       const lead = await this.leads.lockForCall(m, input.leadId);
       if (!lead) throw DomainError.invalidField('leadId', `lead ${input.leadId} does not exist`);
       if (input.orderId !== undefined && input.orderId !== lead.orderId) {
@@ -124,11 +130,12 @@ export class CallsService {
         platformCallId: input.platformCallId,
         createdAt: startedAt,
       });
-      if (!created) return { id };
-      if (optOut) {
+      // A re-delivery applies an opt-out it carries (the first one may have lacked it) and changes nothing else.
+      if (called) {
         const order = await this.orders.getOrderSettings(lead.orderId, m);
-        await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: order?.clientId ?? null }, m);
+        await this.dnc.optOutOnCall({ id, phone: called.phone ?? lead.phone, orderClientId: order?.clientId ?? null }, m);
       }
+      if (!created) return { id };
       // After the opt-out's entry: the lead trigger holds the lead instead of planning it.
       await this.planAfterRecordedCall(m, input.leadId, lead, { startedAt, callbackRequested, outcome: refs.status.category }, input);
       return { id };

@@ -30,8 +30,11 @@ export class LeadCallAttemptsService {
     return this.repo.recordCallAttempt(m, leadId, next);
   }
 
-  /** For an opt-out: the exclusive do-not-call lock of the lead's number, taken before the lead's row lock (as creates take theirs). */
-  lockNumberForOptOut(m: EntityManager, leadId: number): Promise<void> {
-    return this.holds.lockNumberOfLead(m, leadId);
+  /**
+   * For an opt-out: the exclusive do-not-call lock of the number called (null: the lead's number), taken before the lead's row
+   * lock (as creates take theirs).
+   */
+  lockNumberForOptOut(m: EntityManager, leadId: number, calledPhone: string | null): Promise<void> {
+    return calledPhone === null ? this.holds.lockNumberOfLead(m, leadId) : this.holds.lockNumbers(m, [calledPhone]);
   }
 }

@@ -128,6 +128,15 @@ export class CallsRepository {
     return rows[0].n;
   }
 
+  /** The number a delivered call reached (clientPhone as stored), by its lead's order and platform call id; null before its first delivery. */
+  async deliveredClientPhone(m: EntityManager, leadId: number, platformCallId: string): Promise<string | null> {
+    const rows: { clientPhone: string }[] = await m.query(
+      `SELECT c.client_phone AS "clientPhone" FROM call c WHERE c.order_id = (SELECT l.order_id FROM lead l WHERE l.id = $1) AND c.platform_call_id = $2`,
+      [leadId, platformCallId],
+    );
+    return rows[0]?.clientPhone ?? null;
+  }
+
   /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */
   async insertOnce(m: EntityManager, c: NewCall): Promise<{ id: number; created: boolean }> {
     const inserted: { id: number }[] = await m.query(
