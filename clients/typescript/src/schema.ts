@@ -1640,7 +1640,7 @@ export interface paths {
         put?: never;
         /**
          * Put numbers on a do-not-call list (data: {count}, the numbers added or updated)
-         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). A number already on the list gets the new expiresAt and reason. Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future, a reason over 255 characters.
+         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). A number already on the list gets the new reason and keeps the later expiry (no expiry wins over any date): an add never shortens an entry, and an opt-out's entry (source call) stays one. Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future, a reason over 255 characters.
          *
          *     Body limit: 64 KiB (413 above it).
          */
@@ -1662,7 +1662,7 @@ export interface paths {
         put?: never;
         /**
          * Remove numbers from exactly one do-not-call list (data: {count}, the numbers removed)
-         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). Refuses with 400 an invalid number (naming phones[i]; nothing changes).
+         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). Refuses with 400 an invalid number (naming phones[i]; nothing changes). An opt-out's entry (source call) is permanent: removing one needs a key of the admin scope, else 403 and nothing changes.
          *
          *     Body limit: 64 KiB (413 above it).
          */

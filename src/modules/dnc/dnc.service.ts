@@ -7,6 +7,7 @@ import type { Page } from '../../common/envelope';
 import { ClientsService } from '../clients/clients.service';
 import { LeadHoldsService } from '../leads/lead-holds.service';
 import { OrdersService } from '../orders/orders.service';
+import { DNC_ERRORS } from './domain/dnc.errors';
 import { checkExpiry, type DncEntry, type DncList, normalisePhones } from './domain/dnc-entry';
 import { type DncFilter, DncRepository, type DncReach } from './persistence/dnc.repository';
 
@@ -67,8 +68,11 @@ export class DncService {
     await this.leads.stopPlanned([call.phone], list, m);
   }
 
-  /** Removes the numbers from exactly that list and plans again the leads no other entry holds; how many were on it. */
-  async remove(access: ClientAccess, input: DncListRef & { phones: unknown[] }): Promise<number> {
+  /**
+   * Removes the numbers from exactly that list and plans again the leads no other entry holds; how many were on it. An opt-out's
+   * entry (source call) is permanent but for an admin (`mayRemoveOptOuts`): without it, a request naming one is refused whole.
+   */
+  async remove(access: ClientAccess, input: DncListRef & { phones: unknown[] }, mayRemoveOptOuts: boolean): Promise<number> {
     const errors: FieldError[] = [];
     const phones = normalisePhones(input.phones);
     if (!phones.ok) errors.push(...phones.errors);
@@ -77,6 +81,13 @@ export class DncService {
     const sorted = [...phones.value].sort();
     return this.ds.transaction(async (m) => {
       await this.leads.lockNumbers(m, sorted);
+      if (!mayRemoveOptOuts && (await this.repo.countOptOuts(list, sorted, m)) > 0) {
+        throw new DomainError(
+          'forbidden',
+          DNC_ERRORS.OPT_OUT_REMOVAL_NEEDS_ADMIN,
+          'An entry an opt-out on a call made (source call) is removed only with a key of the admin scope; nothing was removed',
+        );
+      }
       const count = await this.repo.remove(list, sorted, m);
       if (count > 0) await this.leads.releaseNumbers(sorted, m);
       return count;

@@ -26,12 +26,18 @@ export class DncRepository {
     return m.getRepository(DncEntryEntity);
   }
 
-  /** Puts the numbers on the list, or updates expiry and reason of those already on it; one statement whatever their number. */
+  /**
+   * Puts the numbers on the list, or updates reason and expiry of those already on it, never shortening one: the later expiry wins
+   * and no expiry (NULL) wins over any; source and call stay (an opt-out's entry stays one). One statement whatever their number.
+   */
   async add(list: DncList, phones: string[], fields: { expiresAt: Date | null; reason: string | null }, m: EntityManager): Promise<number> {
     const rows: unknown[] = await m.query(
       `INSERT INTO dnc_entry (phone, scope, order_id, client_id, expires_at, reason, source)
        SELECT p, $2, $3, $4, $5, $6, 'api' FROM unnest($1::text[]) p
-       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = EXCLUDED.expires_at, reason = EXCLUDED.reason, expiry_applied = false
+       ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE
+         SET expires_at = CASE WHEN dnc_entry.expires_at IS NULL OR EXCLUDED.expires_at IS NULL THEN NULL
+                               ELSE greatest(dnc_entry.expires_at, EXCLUDED.expires_at) END,
+             reason = EXCLUDED.reason, expiry_applied = false
        RETURNING id`,
       [phones, list.scope, list.orderId, list.clientId, fields.expiresAt, fields.reason],
     );
@@ -45,6 +51,15 @@ export class DncRepository {
        ON CONFLICT (phone, scope, ${OWNER}) DO UPDATE SET expires_at = NULL, source = 'call', call_id = EXCLUDED.call_id, expiry_applied = false`,
       [phone, list.scope, list.orderId, list.clientId, callId],
     );
+  }
+
+  /** How many of the numbers' entries on this list an opt-out on a call made (source call). */
+  async countOptOuts(list: DncList, phones: string[], m: EntityManager): Promise<number> {
+    const [{ n }] = await m.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM dnc_entry WHERE phone = ANY($1::text[]) AND scope = $2 AND ${OWNER} = $3 AND source = 'call'`,
+      [phones, list.scope, list.orderId ?? list.clientId ?? 0],
+    );
+    return n;
   }
 
   /** Removes the numbers from exactly this list; how many were on it. */
