@@ -3,6 +3,7 @@ import { callStatusId } from './factories/calls';
 import { assignOrderToClient, insertClient } from './factories/clients';
 import { createLead, createLeadOrder, testPhone, type TestOrder } from './factories/leads';
 import { createSipEndpoint } from './factories/reference';
+import { type FeedEvent, feedHead, followFeed } from './support/event-feed';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** What an opt-out on a recorded call lists: the number that was called, once and for good, whatever the platform re-delivers. */
@@ -97,12 +98,24 @@ describe('opt-out on a call: the number called, re-deliveries', () => {
     expect(await entries(phone)).toEqual([expect.objectContaining({ phone, scope: 'client', source: 'call', callId, expiresAt: null })]);
     expect(await planned(lead)).toBe(false);
     expect(await planned(other)).toBe(false);
-    expect(await t.ds.query(`SELECT count(*)::int AS n FROM call WHERE platform_call_id = $1`, [first.platformCallId])).toEqual([{ n: 1 }]);
+    expect(await t.ds.query(`SELECT count(*)::int AS n, bool_and(opt_out) AS "optOut" FROM call WHERE platform_call_id = $1`, [first.platformCallId])).toEqual([
+      { n: 1, optOut: true },
+    ]);
 
     // A third delivery without the opt-out changes nothing.
     expect((await record(first).expect(200)).body.data).toEqual({ id: callId });
     expect(await entries(phone)).toEqual([expect.objectContaining({ phone, source: 'call', callId })]);
     expect(await planned(other)).toBe(false);
+  });
+
+  it('call.created says whether the call recorded an opt-out', async () => {
+    const head = await feedHead(t);
+    const plain = (await record(callBody(await createLead(t, order))).expect(200)).body.data.id as number;
+    const optedOut = (await record(callBody(await createLead(t, order), { optOut: true })).expect(200)).body.data.id as number;
+    const ofCall = (id: number) => (e: FeedEvent) => e.type === 'call.created' && e.data.call?.id === id;
+    const { events } = await followFeed(t, head, (es) => es.some(ofCall(optedOut)));
+    expect(events.find(ofCall(plain))?.data).toEqual({ call: expect.objectContaining({ id: plain }), optOut: false });
+    expect(events.find(ofCall(optedOut))?.data).toEqual({ call: expect.objectContaining({ id: optedOut }), optOut: true });
   });
 
   it('applies an opt-out status on a re-delivery too', async () => {

@@ -2114,6 +2114,11 @@ export interface components {
         };
         CallCreatedData: {
             call: components["schemas"]["CallView"];
+            /**
+             * @description the call recorded an opt-out: the number called went on a do-not-call list
+             * @example false
+             */
+            optOut: boolean;
         };
         CallCreatedFeedEvent: {
             /**
@@ -16798,7 +16803,8 @@ export interface operations {
                  *           "clientPhone": "+79991234567",
                  *           "hasRecords": true,
                  *           "createdAt": "2026-03-04T05:06:07+00:00"
-                 *         }
+                 *         },
+                 *         "optOut": false
                  *       }
                  *     }
                  */

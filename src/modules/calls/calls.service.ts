@@ -128,10 +128,12 @@ export class CallsService {
         hasRecords: input.hasRecords ?? false,
         callbackRequested,
         platformCallId: input.platformCallId,
+        optOut: called !== null,
         createdAt: startedAt,
       });
       // A re-delivery applies an opt-out it carries (the first one may have lacked it) and changes nothing else.
       if (called) {
+        if (!created) await this.calls.markOptOut(m, id);
         const order = await this.orders.getOrderSettings(lead.orderId, m);
         await this.dnc.optOutOnCall({ id, phone: called.phone ?? lead.phone, orderClientId: order?.clientId ?? null }, m);
       }

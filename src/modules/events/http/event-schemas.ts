@@ -23,7 +23,14 @@ const DATA: Record<EventType, { name: string; schema: () => SchemaObject }> = {
     name: 'LeadCreateFailedData',
     schema: () => object({ jobId: JOB_ID, orderId: { type: 'integer', example: 1 }, errors: { type: 'array', items: ref(FieldErrorView) } }),
   },
-  'call.created': { name: 'CallCreatedData', schema: () => object({ call: ref(CallView) }) },
+  'call.created': {
+    name: 'CallCreatedData',
+    schema: () =>
+      object({
+        call: ref(CallView),
+        optOut: { type: 'boolean', description: 'the call recorded an opt-out: the number called went on a do-not-call list', example: false },
+      }),
+  },
   'order.created': { name: 'OrderCreatedData', schema: () => object({ order: ref(OrderView) }) },
   'order.updated': { name: 'OrderUpdatedData', schema: () => object({ order: ref(OrderView), changed: CHANGED }) },
   'webhook.test': { name: 'WebhookTestData', schema: () => object({ webhookId: { type: 'integer', example: 1 } }) },

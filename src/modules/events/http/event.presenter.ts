@@ -36,7 +36,8 @@ export function eventData(e: StoredEvent, orderCodes: Map<number, string>): obje
       return { lead, changed: leadChangedFields((p.changed as string[] | null) ?? [], Object.keys(lead)) };
     }
     case 'call.created':
-      return { call: presentCall(callFromSnapshot(p.row as RowSnapshot)) };
+      // A snapshot from before calls recorded opt-outs has no opt_out: false, as the column's default.
+      return { call: presentCall(callFromSnapshot(p.row as RowSnapshot)), optOut: (p.row as RowSnapshot).opt_out === true };
     case 'order.created':
     case 'order.updated': {
       const order = presentOrder(storedOrder(p.order as Record<string, unknown>), 'detail');
