@@ -33,6 +33,7 @@ import { CallStatusOptOut1795691567482 } from './1795691567482-call-status-opt-o
 import { PlanningHold1795694907738 } from './1795694907738-planning-hold';
 import { CounterUpdateTriggersNoNestedLoop1795700000000 } from './1795700000000-counter-update-triggers-no-nested-loop';
 import { CallOptOut1795730000000 } from './1795730000000-call-opt-out';
+import { EventClient1795730100000 } from './1795730100000-event-client';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   PlanningHold1795694907738,
   CounterUpdateTriggersNoNestedLoop1795700000000,
   CallOptOut1795730000000,
+  EventClient1795730100000,
 ];

@@ -1815,6 +1815,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dnc.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Numbers were put on a do-not-call list (a request or an opt-out on a call)
+         * @description POST to the webhook's url for each dnc.added event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onDncAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dnc.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Numbers left a do-not-call list (removed, or their entries expired)
+         * @description POST to the webhook's url for each dnc.removed event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onDncRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2208,6 +2248,150 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["OrderUpdatedData"];
         };
+        DncAddedData: {
+            /**
+             * @description the list: the global one, a client's, an order's
+             * @example client
+             * @enum {string}
+             */
+            scope: "global" | "client" | "order";
+            /**
+             * @description the order of an order's list
+             * @example null
+             */
+            orderId: number | null;
+            /**
+             * @description the client of a client's list
+             * @example 1
+             */
+            clientId: number | null;
+            /**
+             * @description the numbers put on the list or updated there (E.164), in order
+             * @example [
+             *       "+79161234567"
+             *     ]
+             */
+            phones: string[];
+            /**
+             * Format: date-time
+             * @description dnc.added: the expiry the write asked for (null: never; an entry keeps a later one); dnc.removed: the expiry reached, or null
+             * @example null
+             */
+            expiresAt: string | null;
+            /**
+             * @description the reason given; "expired" when entries reached their expiry
+             * @example asked not to be called
+             */
+            reason: string | null;
+            /**
+             * @description api: a request to /v2/dnc or an expiry; call: an opt-out on a call (dnc.removed: an opt-out's entry is among those removed)
+             * @example call
+             * @enum {string}
+             */
+            source: "api" | "call";
+            /**
+             * @description the call whose opt-out it is (source call), else null
+             * @example 42
+             */
+            callId: number | null;
+        };
+        DncAddedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dnc.added";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["DncAddedData"];
+        };
+        DncRemovedData: {
+            /**
+             * @description the list: the global one, a client's, an order's
+             * @example client
+             * @enum {string}
+             */
+            scope: "global" | "client" | "order";
+            /**
+             * @description the order of an order's list
+             * @example null
+             */
+            orderId: number | null;
+            /**
+             * @description the client of a client's list
+             * @example 1
+             */
+            clientId: number | null;
+            /**
+             * @description the numbers taken off the list (removed, or expired) (E.164), in order
+             * @example [
+             *       "+79161234567"
+             *     ]
+             */
+            phones: string[];
+            /**
+             * Format: date-time
+             * @description dnc.added: the expiry the write asked for (null: never; an entry keeps a later one); dnc.removed: the expiry reached, or null
+             * @example null
+             */
+            expiresAt: string | null;
+            /**
+             * @description the reason given; "expired" when entries reached their expiry
+             * @example asked not to be called
+             */
+            reason: string | null;
+            /**
+             * @description api: a request to /v2/dnc or an expiry; call: an opt-out on a call (dnc.removed: an opt-out's entry is among those removed)
+             * @example call
+             * @enum {string}
+             */
+            source: "api" | "call";
+            /**
+             * @description the call whose opt-out it is (source call), else null
+             * @example 42
+             */
+            callId: number | null;
+        };
+        DncRemovedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dnc.removed";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["DncRemovedData"];
+        };
         WebhookTestData: {
             /** @example 1 */
             webhookId: number;
@@ -2522,6 +2706,46 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["OrderUpdatedData"];
+        };
+        DncAddedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example dnc.added
+             * @constant
+             */
+            type: "dnc.added";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["DncAddedData"];
+        };
+        DncRemovedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example dnc.removed
+             * @constant
+             */
+            type: "dnc.removed";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["DncRemovedData"];
         };
         WebhookTestEvent: {
             /**
@@ -4847,7 +5071,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated) or ["*"] for all; not empty
+             * @description event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated, dnc.added, dnc.removed) or ["*"] for all; not empty
              * @example [
              *       "lead.created",
              *       "lead.updated"
@@ -4873,7 +5097,7 @@ export interface components {
              */
             url?: string;
             /**
-             * @description event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated) or ["*"] for all; not empty
+             * @description event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated, dnc.added, dnc.removed) or ["*"] for all; not empty
              * @example [
              *       "*"
              *     ]
@@ -4899,7 +5123,7 @@ export interface components {
              * @example lead.created
              * @enum {string}
              */
-            type: "lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "webhook.test";
+            type: "lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "dnc.added" | "dnc.removed" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -4978,7 +5202,7 @@ export interface components {
         };
         EventFeedView: {
             /** @description the events, each with the data of its type */
-            list: (components["schemas"]["LeadCreatedFeedEvent"] | components["schemas"]["LeadUpdatedFeedEvent"] | components["schemas"]["LeadCreateFailedFeedEvent"] | components["schemas"]["CallCreatedFeedEvent"] | components["schemas"]["OrderCreatedFeedEvent"] | components["schemas"]["OrderUpdatedFeedEvent"] | components["schemas"]["WebhookTestFeedEvent"])[];
+            list: (components["schemas"]["LeadCreatedFeedEvent"] | components["schemas"]["LeadUpdatedFeedEvent"] | components["schemas"]["LeadCreateFailedFeedEvent"] | components["schemas"]["CallCreatedFeedEvent"] | components["schemas"]["OrderCreatedFeedEvent"] | components["schemas"]["OrderUpdatedFeedEvent"] | components["schemas"]["DncAddedFeedEvent"] | components["schemas"]["DncRemovedFeedEvent"] | components["schemas"]["WebhookTestFeedEvent"])[];
             /**
              * @description the position to pass as `after` next (the same `after` when the list is empty)
              * @example 1
@@ -15953,7 +16177,7 @@ export interface operations {
                 after?: number;
                 limit?: number;
                 /** @description only these types; types[]=lead.created&types[]=lead.updated or types=a,b */
-                types?: ("lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "webhook.test")[];
+                types?: ("lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "dnc.added" | "dnc.removed" | "webhook.test")[];
                 /** @description only events of these orders; at most 100 */
                 orderIds?: number[];
             };
@@ -17082,6 +17306,134 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["OrderUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDncAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "dnc.added",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "scope": "client",
+                 *         "orderId": null,
+                 *         "clientId": 1,
+                 *         "phones": [
+                 *           "+79161234567"
+                 *         ],
+                 *         "expiresAt": null,
+                 *         "reason": "asked not to be called",
+                 *         "source": "call",
+                 *         "callId": 42
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DncAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDncRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "dnc.removed",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "scope": "client",
+                 *         "orderId": null,
+                 *         "clientId": 1,
+                 *         "phones": [
+                 *           "+79161234567"
+                 *         ],
+                 *         "expiresAt": null,
+                 *         "reason": "asked not to be called",
+                 *         "source": "call",
+                 *         "callId": 42
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DncRemovedEvent"];
             };
         };
         responses: {

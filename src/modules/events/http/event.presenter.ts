@@ -44,6 +44,8 @@ export function eventData(e: StoredEvent, orderCodes: Map<number, string>): obje
       return p.changed ? { order, changed: p.changed } : { order };
     }
     case 'lead.create_failed':
+    case 'dnc.added':
+    case 'dnc.removed':
     case 'webhook.test':
       return p;
   }
@@ -55,10 +57,18 @@ export const leadEventOrderIds = (events: StoredEvent[]): number[] => [
 ];
 
 export function presentEvent(e: StoredEvent, orderCodes: Map<number, string>): PublicEvent {
-  return { position: e.position, id: e.id, type: e.type, timestamp: isoDateTime(e.createdAt), data: eventData(e, orderCodes), orderId: e.orderId };
+  return {
+    position: e.position,
+    id: e.id,
+    type: e.type,
+    timestamp: isoDateTime(e.createdAt),
+    data: eventData(e, orderCodes),
+    orderId: e.orderId,
+    clientId: e.clientId,
+  };
 }
 
-/** The feed's item: the public event without the filtering aid `orderId`. */
+/** The feed's item: the public event without the filtering aids `orderId` and `clientId`. */
 export function presentFeedItem(e: PublicEvent) {
   return { position: e.position, id: e.id, type: e.type, timestamp: e.timestamp, data: e.data };
 }
