@@ -66,6 +66,17 @@ describe('demo dataset: do-not-call lists, an opt-out call, consent', () => {
     const ofCall = (e: FeedEvent) => e.type === 'call.created' && e.data.call?.id === entry.callId;
     const { events } = await followFeed(t, 0, (es) => es.some(ofCall), { query: { types: ['call.created'] }, timeoutMs: 30_000 });
     expect(events.find(ofCall)?.data).toEqual({ call, optOut: true });
+    const added = await followFeed(t, 0, (es) => es.some((e) => e.data.callId === entry.callId), { query: { types: ['dnc.added'] }, timeoutMs: 30_000 });
+    expect(added.events.find((e) => e.data.callId === entry.callId)?.data).toEqual({
+      scope: 'client',
+      orderId: null,
+      clientId: 2,
+      phones: [entry.phone],
+      expiresAt: null,
+      reason: null,
+      source: 'call',
+      callId: entry.callId,
+    });
   });
 
   it('has order 6 requiring consent: its lead with consent is planned, the one without is not (no_consent)', async () => {
