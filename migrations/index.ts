@@ -35,6 +35,8 @@ import { CounterUpdateTriggersNoNestedLoop1795700000000 } from './1795700000000-
 import { DialingDecision1795710000000 } from './1795710000000-dialing-decision';
 import { DncOrderLocks1795710100000 } from './1795710100000-dnc-order-locks';
 import { OrderCodePerClient1795720000000 } from './1795720000000-order-code-per-client';
+import { CallOptOut1795730000000 } from './1795730000000-call-opt-out';
+import { EventClient1795730100000 } from './1795730100000-event-client';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -75,4 +77,6 @@ export const MIGRATIONS = [
   DialingDecision1795710000000,
   DncOrderLocks1795710100000,
   OrderCodePerClient1795720000000,
+  CallOptOut1795730000000,
+  EventClient1795730100000,
 ];

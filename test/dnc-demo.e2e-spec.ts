@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { pendingDemoSteps } from './support/demo-steps';
+import { type FeedEvent, followFeed } from './support/event-feed';
 import { createTestApp, TestApp } from './support/test-app';
 
 interface Entry {
@@ -62,6 +63,21 @@ describe('demo dataset: do-not-call lists, an opt-out call, consent', () => {
       expect(l.planningCallDateTime).toBe('');
       expect((await callable(l.id)).reasons).toContain('dnc');
     }
+    // The feed says so: the call's call.created carries optOut.
+    const ofCall = (e: FeedEvent) => e.type === 'call.created' && e.data.call?.id === entry.callId;
+    const { events } = await followFeed(t, 0, (es) => es.some(ofCall), { query: { types: ['call.created'] }, timeoutMs: 30_000 });
+    expect(events.find(ofCall)?.data).toEqual({ call, optOut: true });
+    const added = await followFeed(t, 0, (es) => es.some((e) => e.data.callId === entry.callId), { query: { types: ['dnc.added'] }, timeoutMs: 30_000 });
+    expect(added.events.find((e) => e.data.callId === entry.callId)?.data).toEqual({
+      scope: 'client',
+      orderId: null,
+      clientId: 2,
+      phones: [entry.phone],
+      expiresAt: null,
+      reason: null,
+      source: 'call',
+      callId: entry.callId,
+    });
   });
 
   it('has order 6 requiring consent: its lead with consent is planned, the one without is not (no_consent)', async () => {

@@ -52,11 +52,12 @@ describe('do-not-call lists', () => {
     });
   });
 
-  it('updates expiry and reason of a number already on the list, one entry per list', async () => {
+  it('updates a later expiry and the reason of a number already on the list, one entry per list', async () => {
     const phone = testPhone();
-    await post('/v2/dnc/add/', { phones: [phone], orderId: orderA.id }).expect(200);
+    await post('/v2/dnc/add/', { phones: [phone], orderId: orderA.id, expiresAt: new Date(Date.now() + 3_600_000).toISOString() }).expect(200);
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
     expect((await post('/v2/dnc/add/', { phones: [phone], orderId: orderA.id, expiresAt, reason: 'later' }).expect(200)).body.data).toEqual({ count: 1 });
+    expect((await list({ phone })).list[0].expiresAt).toBe(expiresAt.replace(/\.\d{3}Z$/, '+00:00'));
     await post('/v2/dnc/add/', { phones: [phone], clientId: clientA }).expect(200);
     const page = await list({ phone });
     expect(page.total).toBe(2);

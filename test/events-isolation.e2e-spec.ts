@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { callStatusId, recordCall } from './factories/calls';
 import { assignOrderToClient, clientKeyFor, insertClient } from './factories/clients';
-import { createLead, createLeadOrder, TestOrder } from './factories/leads';
+import { createLead, createLeadOrder, testPhone, TestOrder } from './factories/leads';
 import { createSipEndpoint } from './factories/reference';
 import { feedHead, FeedEvent } from './support/event-feed';
 import { createTestApp, TestApp } from './support/test-app';
@@ -9,8 +9,9 @@ import { createTestApp, TestApp } from './support/test-app';
 type Page = { list: FeedEvent[]; next: number };
 
 /**
- * The event feed with a client key: events of its client's orders (every type but webhook.test
- * carries its order) and the test events of its client's webhooks, in feed order, never skipping.
+ * The event feed with a client key: events of its client's orders (every type but webhook.test and a
+ * client's or the global do-not-call list's events carries its order), of its client's own do-not-call
+ * list, and the test events of its client's webhooks, in feed order, never skipping.
  */
 describe('events: client isolation', () => {
   let t: TestApp;
@@ -97,14 +98,31 @@ describe('events: client isolation', () => {
     ] as const) {
       await request(t.http).post(`/v2/webhook/test/${id}/`).set('X-Api-Key', key).expect(200);
     }
+    // Do-not-call lists: client A's own (its key's default) and its order's, client B's, the global one, the call center's order's.
+    const dnc = (path: string, key: string, body: object) => request(t.http).post(`/v2/dnc/${path}/`).set('X-Api-Key', key).send(body).expect(200);
+    const [p1, p2, p3] = [testPhone(), testPhone(), testPhone()];
+    await dnc('add', keyA, { phones: [p1, p2] });
+    await dnc('add', keyA, { phones: [p3], orderId: orders.a.id });
+    await dnc('remove', keyA, { phones: [p1] });
+    await dnc('add', keyB, { phones: [p1] });
+    await dnc('add', t.apiKey, { phones: [p1] });
+    await dnc('add', t.apiKey, { phones: [p1], orderId: orders.own.id });
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  /** What the unrestricted feed holds of client A: the events of its orders and its webhook's test event. */
-  const ofClientA = (all: FeedEvent[]) =>
-    all.filter((e) => (e.type === 'webhook.test' ? e.data.webhookId === hooks.a : [orders.a.id, apiOrderOfA].includes(orderOf(e) as number)));
+  /** The client of a client's do-not-call list's event; undefined for every other event. */
+  const listClientOf = (e: FeedEvent): number | undefined => (e.type.startsWith('dnc.') && e.data.scope === 'client' ? (e.data.clientId as number) : undefined);
+  /** What the unrestricted feed holds of client A: the events of its orders, of its own do-not-call list and its webhook's test event. */
+  const ofClientA = (all: FeedEvent[], orderIds = [orders.a.id, apiOrderOfA]) =>
+    all.filter((e) =>
+      e.type === 'webhook.test'
+        ? e.data.webhookId === hooks.a
+        : listClientOf(e) !== undefined
+          ? listClientOf(e) === clientA
+          : orderIds.includes(orderOf(e) as number),
+    );
 
   it("holds exactly the events of the client's orders and its webhooks' test events, as the unrestricted feed shows them", async () => {
     const all = await readAll(t.apiKey);
@@ -113,6 +131,9 @@ describe('events: client isolation', () => {
     // Recording a call also updates its lead (attempts, next call): a second lead.updated; giving the order to A is an order.updated.
     expect(seenByA.map((e) => e.type).sort()).toEqual([
       'call.created',
+      'dnc.added',
+      'dnc.added',
+      'dnc.removed',
       'lead.created',
       'lead.updated',
       'lead.updated',
@@ -129,7 +150,12 @@ describe('events: client isolation', () => {
       ['call.created', orders.b.id],
       ['lead.updated', orders.b.id],
       ['webhook.test', hooks.b],
+      ['dnc.added', null],
     ]);
+    expect(seenByB[seenByB.length - 1].data).toMatchObject({ scope: 'client', clientId: clientB });
+    // The global list's events, and the call center's own order's, reach no client key.
+    expect(seenByA.concat(seenByB).filter((e) => e.type.startsWith('dnc.') && (e.data.scope === 'global' || e.data.orderId === orders.own.id))).toEqual([]);
+    expect((await readAll(t.apiKey)).filter((e) => e.type === 'dnc.added' && (e.data.scope === 'global' || e.data.orderId === orders.own.id))).toHaveLength(2);
     expect(await readAll(keyNobody)).toEqual([]);
   });
 
@@ -148,6 +174,16 @@ describe('events: client isolation', () => {
     expect(await readAll(keyA, { types: ['webhook.test'] })).toEqual(whole.filter((e) => e.type === 'webhook.test'));
     expect(await readAll(keyA, { types: ['lead.created', 'order.created'] })).toEqual(whole.filter((e) => ['lead.created', 'order.created'].includes(e.type)));
     expect(await readAll(keyA, { types: ['webhook.test'], orderIds: [orders.a.id] })).toEqual([]);
+    const dncTypes = ['dnc.added', 'dnc.removed'];
+    expect(await readAll(keyA, { types: dncTypes })).toEqual(whole.filter((e) => dncTypes.includes(e.type)));
+    expect((await readAll(keyA, { types: dncTypes })).map((e) => [e.type, e.data.scope])).toEqual([
+      ['dnc.added', 'client'],
+      ['dnc.added', 'order'],
+      ['dnc.removed', 'client'],
+    ]);
+    // An orderIds filter leaves a client's list's events out, as test events.
+    expect((await readAll(keyA, { types: dncTypes, orderIds: [orders.a.id] })).map((e) => e.data.scope)).toEqual(['order']);
+    expect(await readAll(keyA, { types: ['dnc.removed', 'webhook.test'] })).toEqual(whole.filter((e) => ['dnc.removed', 'webhook.test'].includes(e.type)));
   });
 
   it('the input rules and the retention answer are the same for every key', async () => {
@@ -173,11 +209,9 @@ describe('events: client isolation', () => {
     await assignOrderToClient(t, orders.b.id, clientA);
     try {
       const all = await readAll(t.apiKey);
-      const expected = all.filter((e) =>
-        e.type === 'webhook.test' ? e.data.webhookId === hooks.a : [orders.a.id, orders.b.id, apiOrderOfA].includes(orderOf(e) as number),
-      );
-      expect(await readAll(keyA)).toEqual(expected);
-      expect((await readAll(keyB)).map((e) => e.type)).toEqual(['webhook.test']);
+      expect(await readAll(keyA)).toEqual(ofClientA(all, [orders.a.id, orders.b.id, apiOrderOfA]));
+      // Client B's own list stays B's.
+      expect((await readAll(keyB)).map((e) => e.type)).toEqual(['webhook.test', 'dnc.added']);
     } finally {
       await assignOrderToClient(t, orders.b.id, clientB);
     }

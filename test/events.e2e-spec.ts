@@ -157,7 +157,7 @@ describe('events: the feed', () => {
       (es) => es.some((e) => e.type === 'call.created') && es.some((e) => e.type === 'lead.updated' && ofLead(leadId)(e)),
     );
     const call = events.find((e) => e.type === 'call.created')!;
-    expect(call.data).toEqual({ call: (await get(`/v2/call/detail/${callId}/`).expect(200)).body.data });
+    expect(call.data).toEqual({ call: (await get(`/v2/call/detail/${callId}/`).expect(200)).body.data, optOut: false });
     const moved = events.find((e) => e.type === 'lead.updated' && ofLead(leadId)(e))!;
     expect(moved.data.changed).toEqual(['planningCallDateTime']);
     expect(moved.data.lead).toEqual(await detail(leadId));

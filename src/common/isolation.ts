@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { type AuthedRequest, type ClientAccess, UNRESTRICTED } from './auth-context';
+import { type AuthedRequest, type ClientAccess, type Scope, UNRESTRICTED } from './auth-context';
 
 /**
  * How a route treats a client key; every `api` route declares one, and the guard refuses client keys where none is (fail closed).
@@ -16,4 +16,9 @@ export const Isolation = (rule: IsolationRule) => SetMetadata(ISOLATION_RULE, ru
 export const Access = createParamDecorator((_data: unknown, ctx: ExecutionContext): ClientAccess => {
   const key = ctx.switchToHttp().getRequest<AuthedRequest>().apiKey;
   return key?.clientId != null ? { clientId: key.clientId } : UNRESTRICTED;
+});
+
+/** The scopes of the request's key (none on public routes), for a service rule that depends on one beyond the route's scope. */
+export const KeyScopes = createParamDecorator((_data: unknown, ctx: ExecutionContext): readonly Scope[] => {
+  return ctx.switchToHttp().getRequest<AuthedRequest>().apiKey?.scopes ?? [];
 });

@@ -761,8 +761,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an order (synchronous); data is {id}. 409 when the code is taken by another order of the same client.
-         * @description Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, an invalid schedule or holiday, custom values that do not fit their field; 409 when another order of the same client (or, for an order of no client, another order of no client) has the code: codes are unique within a client, not across clients. With a client key the order is the key's client's: a clientId other than the key's own (null included) is a 400, and agents or agent groups the key does not reach (those of its client's orders) are unknown ids, in the same message as ids that do not exist.
+         * Create an order (synchronous); data is {id}. 409 when the code is taken.
+         * @description Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, an invalid schedule or holiday, custom values that do not fit their field; 409 when the code is taken. With a client key the order is the key's client's: a clientId other than the key's own (null included) is a 400.
          *
          *     Body limit: 256 KiB (413 above it).
          */
@@ -784,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Update an order: only the fields sent change; arrays sent replace the stored ones
-         * @description The field rules of create (400 naming each refused field); a new clientId moves the order with its leads and calls (a client key cannot: 400); 404 when the order does not exist, or is another client's and the key a client key; 409 when another order of the order's (new) client has the code.
+         * @description The field rules of create (400 naming each refused field); a new clientId moves the order with its leads and calls (a client key cannot: 400); 404 when the order does not exist, or is another client's and the key a client key; 409 when another order has the code.
          *
          *     Body limit: 256 KiB (413 above it).
          */
@@ -932,7 +932,7 @@ export interface paths {
         };
         /**
          * State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)
-         * @description Refuses a jobId that is not a UUID (400); 404 for a job this service does not know. A client key reaches the jobs in its client's orders as they are now, whichever key made them (a job moves with its order); any other is a 404 as well.
+         * @description Refuses a jobId that is not a UUID (400); 404 for a job this service does not know. A client key reaches the jobs its client's keys made and those in its client's orders; any other is a 404 as well.
          */
         get: operations["getLeadAsyncJob"];
         put?: never;
@@ -1640,7 +1640,7 @@ export interface paths {
         put?: never;
         /**
          * Put numbers on a do-not-call list (data: {count}, the numbers added or updated)
-         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). A number already on the list gets the new expiresAt and reason. Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future or without a UTC offset, a reason over 255 characters.
+         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). A number already on the list gets the new reason and keeps the later expiry (no expiry wins over any date): an add never shortens an entry, and an opt-out's entry (source call) stays one. Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future, a reason over 255 characters.
          *
          *     Body limit: 64 KiB (413 above it).
          */
@@ -1662,7 +1662,7 @@ export interface paths {
         put?: never;
         /**
          * Remove numbers from exactly one do-not-call list (data: {count}, the numbers removed)
-         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). Refuses with 400 an invalid number (naming phones[i]; nothing changes).
+         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). Refuses with 400 an invalid number (naming phones[i]; nothing changes). An opt-out's entry (source call) is permanent: removing one needs a key of the admin scope, else 403 and nothing changes.
          *
          *     Body limit: 64 KiB (413 above it).
          */
@@ -1809,6 +1809,46 @@ export interface webhooks {
          * @description POST to the webhook's url for each order.updated event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
          */
         post: operations["onOrderUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dnc.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Numbers were put on a do-not-call list (a request or an opt-out on a call)
+         * @description POST to the webhook's url for each dnc.added event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onDncAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dnc.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Numbers left a do-not-call list (removed, or their entries expired)
+         * @description POST to the webhook's url for each dnc.removed event it subscribes to. A 2xx within WEBHOOK_TIMEOUT_MS is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE; 410 disables the webhook. At least once and unordered.
+         */
+        post: operations["onDncRemoved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2114,6 +2154,11 @@ export interface components {
         };
         CallCreatedData: {
             call: components["schemas"]["CallView"];
+            /**
+             * @description the call recorded an opt-out: the number called went on a do-not-call list
+             * @example false
+             */
+            optOut: boolean;
         };
         CallCreatedFeedEvent: {
             /**
@@ -2202,6 +2247,150 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["OrderUpdatedData"];
+        };
+        DncAddedData: {
+            /**
+             * @description the list: the global one, a client's, an order's
+             * @example client
+             * @enum {string}
+             */
+            scope: "global" | "client" | "order";
+            /**
+             * @description the order of an order's list
+             * @example null
+             */
+            orderId: number | null;
+            /**
+             * @description the client of a client's list
+             * @example 1
+             */
+            clientId: number | null;
+            /**
+             * @description the numbers put on the list or updated there (E.164), in order
+             * @example [
+             *       "+79161234567"
+             *     ]
+             */
+            phones: string[];
+            /**
+             * Format: date-time
+             * @description dnc.added: the expiry the write asked for (null: never; an entry keeps a later one); dnc.removed: the expiry reached, or null
+             * @example null
+             */
+            expiresAt: string | null;
+            /**
+             * @description the reason given; "expired" when entries reached their expiry
+             * @example asked not to be called
+             */
+            reason: string | null;
+            /**
+             * @description api: a request to /v2/dnc or an expiry; call: an opt-out on a call (dnc.removed: an opt-out's entry is among those removed)
+             * @example call
+             * @enum {string}
+             */
+            source: "api" | "call";
+            /**
+             * @description the call whose opt-out it is (source call), else null
+             * @example 42
+             */
+            callId: number | null;
+        };
+        DncAddedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dnc.added";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["DncAddedData"];
+        };
+        DncRemovedData: {
+            /**
+             * @description the list: the global one, a client's, an order's
+             * @example client
+             * @enum {string}
+             */
+            scope: "global" | "client" | "order";
+            /**
+             * @description the order of an order's list
+             * @example null
+             */
+            orderId: number | null;
+            /**
+             * @description the client of a client's list
+             * @example 1
+             */
+            clientId: number | null;
+            /**
+             * @description the numbers taken off the list (removed, or expired) (E.164), in order
+             * @example [
+             *       "+79161234567"
+             *     ]
+             */
+            phones: string[];
+            /**
+             * Format: date-time
+             * @description dnc.added: the expiry the write asked for (null: never; an entry keeps a later one); dnc.removed: the expiry reached, or null
+             * @example null
+             */
+            expiresAt: string | null;
+            /**
+             * @description the reason given; "expired" when entries reached their expiry
+             * @example asked not to be called
+             */
+            reason: string | null;
+            /**
+             * @description api: a request to /v2/dnc or an expiry; call: an opt-out on a call (dnc.removed: an opt-out's entry is among those removed)
+             * @example call
+             * @enum {string}
+             */
+            source: "api" | "call";
+            /**
+             * @description the call whose opt-out it is (source call), else null
+             * @example 42
+             */
+            callId: number | null;
+        };
+        DncRemovedFeedEvent: {
+            /**
+             * @description place in the feed (commit order); pass the last one seen as `after`
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dnc.removed";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["DncRemovedData"];
         };
         WebhookTestData: {
             /** @example 1 */
@@ -2517,6 +2706,46 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["OrderUpdatedData"];
+        };
+        DncAddedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example dnc.added
+             * @constant
+             */
+            type: "dnc.added";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["DncAddedData"];
+        };
+        DncRemovedEvent: {
+            /**
+             * Format: uuid
+             * @description unique and stable: the same in the feed and in every delivery (webhook-id)
+             * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example dnc.removed
+             * @constant
+             */
+            type: "dnc.removed";
+            /**
+             * Format: date-time
+             * @description when the change was made
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            timestamp: string;
+            data: components["schemas"]["DncRemovedData"];
         };
         WebhookTestEvent: {
             /**
@@ -3208,7 +3437,7 @@ export interface components {
              */
             clientId?: number | null;
             /**
-             * @description a-z, 0-9, - and _, up to 64; unique within the order's client (orders of no client share one namespace), not across clients; generated from title on create when omitted (counting only that client's codes)
+             * @description a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted
              * @example dental-clinic-moscow
              */
             code?: string;
@@ -3267,14 +3496,14 @@ export interface components {
             /** @enum {string} */
             sipEndpointUsageScheme?: "random_default" | "random_without_repetition" | "even_loaded" | "even_loaded_daily";
             /**
-             * @description users (agents) allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); duplicates are dropped; at most 1000
+             * @description users (agents) allowed to work in the order; must exist; duplicates are dropped; at most 1000
              * @example [
              *       1
              *     ]
              */
             agentUserIds?: number[];
             /**
-             * @description agent groups allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); at most 1000
+             * @description agent groups allowed to work in the order; must exist; at most 1000
              * @example [
              *       1
              *     ]
@@ -3361,7 +3590,7 @@ export interface components {
              */
             clientId?: number | null;
             /**
-             * @description a-z, 0-9, - and _, up to 64; unique within the order's client (orders of no client share one namespace), not across clients; 409 when taken
+             * @description a-z, 0-9, - and _, up to 64; unique (409 when another order has it)
              * @example novostroyki-moskvy
              */
             code?: string;
@@ -3420,14 +3649,14 @@ export interface components {
             /** @enum {string} */
             sipEndpointUsageScheme?: "random_default" | "random_without_repetition" | "even_loaded" | "even_loaded_daily";
             /**
-             * @description users (agents) allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); duplicates are dropped; at most 1000
+             * @description users (agents) allowed to work in the order; must exist; duplicates are dropped; at most 1000
              * @example [
              *       1
              *     ]
              */
             agentUserIds?: number[];
             /**
-             * @description agent groups allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); at most 1000
+             * @description agent groups allowed to work in the order; must exist; at most 1000
              * @example [
              *       1
              *     ]
@@ -4206,21 +4435,6 @@ export interface components {
              */
             nextCallableAt: string;
         };
-        DialingHoldView: {
-            /**
-             * @description every reason that holds the lead: dnc (a do-not-call entry lists its number), no_consent (its order requires consent it lacks), daily_attempt_cap (its calls of today reached the order's maxAttemptsPerDay: its call is planned in its next local day's window)
-             * @example [
-             *       "dnc"
-             *     ]
-             */
-            reasons: ("dnc" | "no_consent" | "daily_attempt_cap")[];
-            /**
-             * Format: date-time
-             * @description since when it has been held
-             * @example 2026-03-04T05:06:07+00:00
-             */
-            since: string;
-        };
         ConsentView: {
             /**
              * Format: date-time
@@ -4267,8 +4481,6 @@ export interface components {
              * @example 2026-03-04T05:06:07+00:00
              */
             planningCallDateTime: string;
-            /** @description extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. A lead.updated event that changes it lists dialingHold in changed. */
-            dialingHold: components["schemas"]["DialingHoldView"] | null;
             priority: number;
             /**
              * @description the lead's current UTC offset in whole hours: for a lead with a timeZone, that zone's offset now (DST included), truncated toward zero for fractional zones (Asia/Kolkata +5:30 gives 5, America/St_Johns -3:30 gives -3)
@@ -4343,8 +4555,6 @@ export interface components {
              * @example 2026-03-04T05:06:07+00:00
              */
             planningCallDateTime: string;
-            /** @description extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. A lead.updated event that changes it lists dialingHold in changed. */
-            dialingHold: components["schemas"]["DialingHoldView"] | null;
             priority: number;
             /**
              * @description the lead's current UTC offset in whole hours: for a lead with a timeZone, that zone's offset now (DST included), truncated toward zero for fractional zones (Asia/Kolkata +5:30 gives 5, America/St_Johns -3:30 gives -3)
@@ -4664,7 +4874,7 @@ export interface components {
             hasRecords?: boolean;
             /** @description The client asked to be called back (default: the status says so) */
             callbackRequested?: boolean;
-            /** @description The person asked not to be called: the number goes on the order's client's do-not-call list (the global list without a client), stopping every lead of it there */
+            /** @description The person asked not to be called: the number called (clientPhone, else the lead's phone) goes on the order's client's do-not-call list (the global list without a client), stopping every lead of it there. A re-delivery (same platformCallId) carrying it applies it to the stored call. */
             optOut?: boolean;
             /**
              * Format: date-time
@@ -4861,7 +5071,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated) or ["*"] for all; not empty
+             * @description event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated, dnc.added, dnc.removed) or ["*"] for all; not empty
              * @example [
              *       "lead.created",
              *       "lead.updated"
@@ -4887,7 +5097,7 @@ export interface components {
              */
             url?: string;
             /**
-             * @description event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated) or ["*"] for all; not empty
+             * @description event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated, dnc.added, dnc.removed) or ["*"] for all; not empty
              * @example [
              *       "*"
              *     ]
@@ -4913,7 +5123,7 @@ export interface components {
              * @example lead.created
              * @enum {string}
              */
-            type: "lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "webhook.test";
+            type: "lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "dnc.added" | "dnc.removed" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -4992,7 +5202,7 @@ export interface components {
         };
         EventFeedView: {
             /** @description the events, each with the data of its type */
-            list: (components["schemas"]["LeadCreatedFeedEvent"] | components["schemas"]["LeadUpdatedFeedEvent"] | components["schemas"]["LeadCreateFailedFeedEvent"] | components["schemas"]["CallCreatedFeedEvent"] | components["schemas"]["OrderCreatedFeedEvent"] | components["schemas"]["OrderUpdatedFeedEvent"] | components["schemas"]["WebhookTestFeedEvent"])[];
+            list: (components["schemas"]["LeadCreatedFeedEvent"] | components["schemas"]["LeadUpdatedFeedEvent"] | components["schemas"]["LeadCreateFailedFeedEvent"] | components["schemas"]["CallCreatedFeedEvent"] | components["schemas"]["OrderCreatedFeedEvent"] | components["schemas"]["OrderUpdatedFeedEvent"] | components["schemas"]["DncAddedFeedEvent"] | components["schemas"]["DncRemovedFeedEvent"] | components["schemas"]["WebhookTestFeedEvent"])[];
             /**
              * @description the position to pass as `after` next (the same `after` when the list is empty)
              * @example 1
@@ -5016,7 +5226,7 @@ export interface components {
             phones: string[];
             /**
              * Format: date-time
-             * @description In the future, with its UTC offset (Z or ±hh:mm; without one: 400); absent: never expires
+             * @description In the future; absent: never expires
              * @example 2030-01-01T00:00:00+00:00
              */
             expiresAt?: string;
@@ -11847,12 +12057,6 @@ export interface operations {
                      *         "source": "non-organic",
                      *         "isSecondary": true,
                      *         "planningCallDateTime": "2026-03-04T05:06:07+00:00",
-                     *         "dialingHold": {
-                     *           "reasons": [
-                     *             "dnc"
-                     *           ],
-                     *           "since": "2026-03-04T05:06:07+00:00"
-                     *         },
                      *         "priority": 0,
                      *         "utcOffset": 3,
                      *         "timeZone": "Asia/Kolkata",
@@ -12035,12 +12239,6 @@ export interface operations {
                      *             "source": "non-organic",
                      *             "isSecondary": true,
                      *             "planningCallDateTime": "2026-03-04T05:06:07+00:00",
-                     *             "dialingHold": {
-                     *               "reasons": [
-                     *                 "dnc"
-                     *               ],
-                     *               "since": "2026-03-04T05:06:07+00:00"
-                     *             },
                      *             "priority": 0,
                      *             "utcOffset": 3,
                      *             "timeZone": "Asia/Kolkata",
@@ -15979,7 +16177,7 @@ export interface operations {
                 after?: number;
                 limit?: number;
                 /** @description only these types; types[]=lead.created&types[]=lead.updated or types=a,b */
-                types?: ("lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "webhook.test")[];
+                types?: ("lead.created" | "lead.updated" | "lead.create_failed" | "call.created" | "order.created" | "order.updated" | "dnc.added" | "dnc.removed" | "webhook.test")[];
                 /** @description only events of these orders; at most 100 */
                 orderIds?: number[];
             };
@@ -16028,12 +16226,6 @@ export interface operations {
                      *                 "source": "non-organic",
                      *                 "isSecondary": true,
                      *                 "planningCallDateTime": "2026-03-04T05:06:07+00:00",
-                     *                 "dialingHold": {
-                     *                   "reasons": [
-                     *                     "dnc"
-                     *                   ],
-                     *                   "since": "2026-03-04T05:06:07+00:00"
-                     *                 },
                      *                 "priority": 0,
                      *                 "utcOffset": 3,
                      *                 "timeZone": "Asia/Kolkata",
@@ -16583,12 +16775,6 @@ export interface operations {
                  *           "source": "non-organic",
                  *           "isSecondary": true,
                  *           "planningCallDateTime": "2026-03-04T05:06:07+00:00",
-                 *           "dialingHold": {
-                 *             "reasons": [
-                 *               "dnc"
-                 *             ],
-                 *             "since": "2026-03-04T05:06:07+00:00"
-                 *           },
                  *           "priority": 0,
                  *           "utcOffset": 3,
                  *           "timeZone": "Asia/Kolkata",
@@ -16683,12 +16869,6 @@ export interface operations {
                  *           "source": "non-organic",
                  *           "isSecondary": true,
                  *           "planningCallDateTime": "2026-03-04T05:06:07+00:00",
-                 *           "dialingHold": {
-                 *             "reasons": [
-                 *               "dnc"
-                 *             ],
-                 *             "since": "2026-03-04T05:06:07+00:00"
-                 *           },
                  *           "priority": 0,
                  *           "utcOffset": 3,
                  *           "timeZone": "Asia/Kolkata",
@@ -16847,7 +17027,8 @@ export interface operations {
                  *           "clientPhone": "+79991234567",
                  *           "hasRecords": true,
                  *           "createdAt": "2026-03-04T05:06:07+00:00"
-                 *         }
+                 *         },
+                 *         "optOut": false
                  *       }
                  *     }
                  */
@@ -17125,6 +17306,134 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["OrderUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDncAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "dnc.added",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "scope": "client",
+                 *         "orderId": null,
+                 *         "clientId": 1,
+                 *         "phones": [
+                 *           "+79161234567"
+                 *         ],
+                 *         "expiresAt": null,
+                 *         "reason": "asked not to be called",
+                 *         "source": "call",
+                 *         "callId": 42
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DncAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDncRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, the same on every retry: deduplicate by it
+                 * @example 3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from now (5 minutes)
+                 * @example 1772600767
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> keyed with the base64-decoded part of the secret after whsec_; two signatures, space-separated, while a rotated secret is still valid
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "dnc.removed",
+                 *       "timestamp": "2026-03-04T05:06:07+00:00",
+                 *       "data": {
+                 *         "scope": "client",
+                 *         "orderId": null,
+                 *         "clientId": 1,
+                 *         "phones": [
+                 *           "+79161234567"
+                 *         ],
+                 *         "expiresAt": null,
+                 *         "reason": "asked not to be called",
+                 *         "source": "call",
+                 *         "callId": 42
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DncRemovedEvent"];
             };
         };
         responses: {

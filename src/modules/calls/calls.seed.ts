@@ -66,7 +66,7 @@ export class CallsDemoSeed {
     const at = Math.min(now - 60_000, Math.max(now - 1_800_000, (lead.lastCallAt?.getTime() ?? 0) + 600_000));
     const row = callRow(lead, lead.attemptCount, statuses.answered, statuses, new Date(at), seededRandom(56));
     row[6] = 'outgoing';
-    await this.insertCalls(m, [row]);
+    await this.insertCalls(m, [row], true);
     const [{ id }]: { id: number }[] = await m.query(`SELECT id FROM call WHERE platform_call_id = $1`, [row[14]]);
     await this.leads.setAttemptCounts(m, new Map([[lead.id, lead.attemptCount + 1]]));
     await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: lead.clientId }, m);
@@ -105,14 +105,15 @@ export class CallsDemoSeed {
     return { answered, noAnswer, failed, callback };
   }
 
-  private async insertCalls(m: EntityManager, rows: unknown[][]): Promise<void> {
+  /** Inserts the rows; `optOut`: they recorded an opt-out (their call.created events say so). */
+  private async insertCalls(m: EntityManager, rows: unknown[][], optOut = false): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
-      const values = chunk.map((_, r) => `(${Array.from({ length: COLUMNS }, (_, c) => `$${r * COLUMNS + c + 1}`).join(', ')})`).join(',\n');
+      const values = chunk.map((_, r) => `(${Array.from({ length: COLUMNS }, (_, c) => `$${r * COLUMNS + c + 1}`).join(', ')}, ${optOut})`).join(',\n');
       await m.query(
         `INSERT INTO call (order_id, lead_id, user_id, sip_endpoint_id, status_id, finish_initiator, direction,
            total_duration_seconds, wait_time_duration_seconds, talk_time_duration_seconds, is_predictive,
-           client_phone, has_records, callback_requested, platform_call_id, created_at)
+           client_phone, has_records, callback_requested, platform_call_id, created_at, opt_out)
          VALUES ${values}`,
         chunk.flat(),
       );

@@ -12,6 +12,7 @@ import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-gr
 import { CallStatusesService } from './call-statuses.service';
 import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
 import { type CallOutcome, callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
+import { calledNumber } from './domain/opt-out';
 import type { LeadForCall } from '../leads/domain/lead';
 import { type CallFilter, type CallRow, confineToOrders } from './domain/call';
 import { CallsRepository } from './persistence/calls.repository';
@@ -80,14 +81,19 @@ export class CallsService {
 
   /**
    * Records a finished call from the telephony platform, once per platform call id, and updates its
-   * lead: attempt count and next call time. A retried delivery returns the stored call and changes nothing.
+   * lead: attempt count and next call time. An opt-out (the flag or the status's) lists the number called.
+   * A retried delivery returns the stored call and changes nothing but applying an opt-out it carries.
    */
   async recordCall(input: RecordCallInput): Promise<{ id: number }> {
     const problems: FieldError[] = [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, new Date())];
     if (problems.length) throw DomainError.validation(problems);
     return this.ds.transaction(async (m) => {
-      // The orders' locks come before the lead's row lock, in the order a create or a list write takes them.
       const optOut = input.optOut === true || (await this.statuses.findCallStatus(input.statusId, m))?.isOptOut === true;
+      // An opt-out lists the number called: a re-delivery's as its first delivery stored it, else this delivery's clientPhone,
+      // else the lead's phone. The orders' locks come before the lead's row lock, in the order a create or a list write takes them.
+      const delivered = optOut ? await this.calls.deliveredClientPhone(m, input.leadId, input.platformCallId) : null;
+      const called = optOut ? calledNumber(delivered ?? input.clientPhone) : null;
+      if (called && !called.ok) throw DomainError.validation(called.errors);
       await this.leads.lockOrdersForCall(m, input.leadId, optOut);
       const lead = await this.leads.lockForCall(m, input.leadId);
       if (!lead) throw DomainError.invalidField('leadId', `lead ${input.leadId} does not exist`);
@@ -119,14 +125,17 @@ export class CallsService {
         hasRecords: input.hasRecords ?? false,
         callbackRequested,
         platformCallId: input.platformCallId,
+        optOut: called !== null,
         createdAt: startedAt,
       });
-      if (!created) return { id };
-      if (optOut) {
+      // A re-delivery applies an opt-out it carries (the first one may have lacked it) and changes nothing else.
+      if (called) {
+        if (!created) await this.calls.markOptOut(m, id);
         const order = await this.orders.getOrderSettings(lead.orderId, m);
-        await this.dnc.optOutOnCall({ id, phone: lead.phone, orderClientId: order?.clientId ?? null }, m);
+        await this.dnc.optOutOnCall({ id, phone: called.phone ?? lead.phone, orderClientId: order?.clientId ?? null }, m);
       }
-      // After the opt-out's entry: the lead trigger holds the lead instead of planning it.
+      if (!created) return { id };
+      // After the opt-out's entry: the decision reads it and holds the lead.
       await this.planAfterRecordedCall(
         m,
         { id, leadId: input.leadId, startedAt, callbackRequested, outcome: refs.status.category, totalDurationSeconds: input.totalDurationSeconds },

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClientsModule } from '../clients/clients.module';
+import { EventsModule } from '../events/events.module';
 import { LeadsModule } from '../leads/leads.module';
 import { OrdersModule } from '../orders/orders.module';
 import { DncDemoSeed } from './dnc.seed';
@@ -10,7 +11,7 @@ import { DncRepository } from './persistence/dnc.repository';
 
 /** Do-not-call lists: the global one, a client's, an order's. */
 @Module({
-  imports: [OrdersModule, ClientsModule, LeadsModule],
+  imports: [OrdersModule, ClientsModule, LeadsModule, EventsModule],
   controllers: [DncV2Controller],
   providers: [DncRepository, DncService, DncExpirySweeper, DncDemoSeed],
   exports: [DncService],

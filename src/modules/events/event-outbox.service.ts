@@ -12,7 +12,8 @@ import { EventsRepository } from './persistence/events.repository';
 export class EventOutbox {
   constructor(private readonly repo: EventsRepository) {}
 
-  append(m: EntityManager, e: { type: EventType; orderId: number | null; data: object }): Promise<void> {
-    return this.repo.append(m, { type: e.type, orderId: e.orderId, payload: e.data });
+  /** `clientId`: the client an event without an order belongs to (a change of the client's do-not-call list). */
+  append(m: EntityManager, e: { type: EventType; orderId: number | null; clientId?: number | null; data: object }): Promise<void> {
+    return this.repo.append(m, { type: e.type, orderId: e.orderId, clientId: e.clientId ?? null, payload: e.data });
   }
 }

@@ -79,6 +79,10 @@ export class CallEntity {
   @Column({ type: 'varchar', length: 128 })
   platformCallId: string;
 
+  /** The call recorded an opt-out (the flag or the status's, on any delivery): its number went on a do-not-call list. */
+  @Column({ type: 'boolean', default: false })
+  optOut: boolean;
+
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

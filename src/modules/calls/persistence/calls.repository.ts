@@ -12,10 +12,11 @@ import { CallEntity } from './call.entity';
 export type NewCall = Omit<CallRow, 'id'> & {
   callbackRequested: boolean;
   platformCallId: string;
+  optOut: boolean;
 };
 
 const CALL_TABLE = entityColumns(CallEntity);
-const NOT_IN_CALL_ROW = ['callbackRequested', 'platformCallId', 'recordedAt'] as const;
+const NOT_IN_CALL_ROW = ['callbackRequested', 'platformCallId', 'optOut', 'recordedAt'] as const;
 /** The columns a CallRow is read from (also by the `call.created` event's snapshot reader). */
 export const CALL_ROW_COLUMNS = CALL_TABLE.except(NOT_IN_CALL_ROW);
 const CALL_COLUMNS = CALL_ROW_COLUMNS.select();
@@ -126,6 +127,20 @@ export class CallsRepository {
       startedAt,
     ]);
     return rows[0].later;
+  }
+
+  /** The number a delivered call reached (clientPhone as stored), by its lead's order and platform call id; null before its first delivery. */
+  async deliveredClientPhone(m: EntityManager, leadId: number, platformCallId: string): Promise<string | null> {
+    const rows: { clientPhone: string }[] = await m.query(
+      `SELECT c.client_phone AS "clientPhone" FROM call c WHERE c.order_id = (SELECT l.order_id FROM lead l WHERE l.id = $1) AND c.platform_call_id = $2`,
+      [leadId, platformCallId],
+    );
+    return rows[0]?.clientPhone ?? null;
+  }
+
+  /** A re-delivery carried the opt-out the first delivery lacked: the stored call records it (never the other way). */
+  async markOptOut(m: EntityManager, id: number): Promise<void> {
+    await m.query(`UPDATE call SET opt_out = true WHERE id = $1 AND NOT opt_out`, [id]);
   }
 
   /** Inserts the call unless the platform already delivered it; returns the id and whether it is new. */

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query, type Type } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { ClientAccess } from '../../../common/auth-context';
-import { Access, Isolation } from '../../../common/isolation';
+import type { ClientAccess, Scope } from '../../../common/auth-context';
+import { Access, Isolation, KeyScopes } from '../../../common/isolation';
 import { ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
 import { DncService } from '../dnc.service';
 import { DncCountView, DncEntryView, presentDncEntry } from './dnc-entry.presenter';
@@ -28,7 +28,8 @@ export class DncV2Controller {
   @ApiOperation({
     summary: 'Put numbers on a do-not-call list (data: {count}, the numbers added or updated)',
     description:
-      `${WHICH_LIST} A number already on the list gets the new expiresAt and reason. ` +
+      `${WHICH_LIST} A number already on the list gets the new reason and keeps the later expiry (no expiry wins over any date): ` +
+      "an add never shortens an entry, and an opt-out's entry (source call) stays one. " +
       'Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future or without a UTC offset, a reason over 255 characters.',
   })
   @DncListBody(DncAddDto)
@@ -42,13 +43,15 @@ export class DncV2Controller {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Remove numbers from exactly one do-not-call list (data: {count}, the numbers removed)',
-    description: `${WHICH_LIST} Refuses with 400 an invalid number (naming phones[i]; nothing changes).`,
+    description:
+      `${WHICH_LIST} Refuses with 400 an invalid number (naming phones[i]; nothing changes). ` +
+      "An opt-out's entry (source call) is permanent: removing one needs a key of the admin scope, else 403 and nothing changes.",
   })
   @DncListBody(DncRemoveDto)
   @ApiEnvelope(DncCountView)
   @ApiErrors(400, 413)
-  async remove(@Body() dto: DncRemoveDto, @Access() access: ClientAccess): Promise<DncCountView> {
-    return { count: await this.dnc.remove(access, dto) };
+  async remove(@Body() dto: DncRemoveDto, @Access() access: ClientAccess, @KeyScopes() scopes: readonly Scope[]): Promise<DncCountView> {
+    return { count: await this.dnc.remove(access, dto, scopes.includes('admin')) };
   }
 
   @Get()

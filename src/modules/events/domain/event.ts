@@ -1,6 +1,16 @@
 /** Events for integrators: types, the public shape, and how stored snapshots map to domain shapes. */
 
-export const EVENT_TYPES = ['lead.created', 'lead.updated', 'lead.create_failed', 'call.created', 'order.created', 'order.updated', 'webhook.test'] as const;
+export const EVENT_TYPES = [
+  'lead.created',
+  'lead.updated',
+  'lead.create_failed',
+  'call.created',
+  'order.created',
+  'order.updated',
+  'dnc.added',
+  'dnc.removed',
+  'webhook.test',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const isEventType = (value: unknown): value is EventType => typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
@@ -17,15 +27,21 @@ export interface PublicEvent {
   timestamp: string;
   data: object;
   orderId: number | null;
+  /** The client of an event without an order that belongs to one (its do-not-call list's changes); not part of the body. */
+  clientId: number | null;
 }
 
 /** The test event a webhook's owner asks for: it carries no order (data {webhookId}). */
 export const WEBHOOK_TEST_EVENT: EventType = 'webhook.test';
 
+/** Changes of a do-not-call list: an order's list's carry the order, a client's list's the client (`clientId`), the global list's neither. */
+export const DNC_EVENT_TYPES: readonly EventType[] = ['dnc.added', 'dnc.removed'];
+
 /**
- * What a feed read holds. Every type but WEBHOOK_TEST_EVENT carries its order (`order_id`: the
- * lead's, the call's, the failed job's, or the order itself), so a client key's feed (`clientId`)
- * holds the events of the orders its client has now, and the test events of its client's webhooks.
+ * What a feed read holds. Every type but WEBHOOK_TEST_EVENT and the do-not-call events carries its order (`order_id`: the lead's,
+ * the call's, the failed job's, or the order itself), so a client key's feed (`clientId`) holds the events of the orders its client
+ * has now, the do-not-call events of its client's own list (`client_id`; never the global list's), and the test events of its
+ * client's webhooks.
  */
 export interface FeedFilter {
   types?: string[];
@@ -40,6 +56,7 @@ export interface StoredEvent {
   id: string;
   type: EventType;
   orderId: number | null;
+  clientId: number | null;
   payload: Record<string, unknown>;
   createdAt: Date;
 }

@@ -15,6 +15,33 @@ const object = (properties: Record<string, SchemaObject | ReferenceObject>, requ
   properties,
 });
 
+/** `data` of dnc.added and dnc.removed: one write of one do-not-call list. */
+const dncChange = (what: string): SchemaObject =>
+  object({
+    scope: { type: 'string', enum: ['global', 'client', 'order'], description: "the list: the global one, a client's, an order's", example: 'client' },
+    orderId: { type: ['integer', 'null'], description: "the order of an order's list", example: null },
+    clientId: { type: ['integer', 'null'], description: "the client of a client's list", example: 1 },
+    phones: { type: 'array', items: { type: 'string' }, description: `the numbers ${what} (E.164), in order`, example: ['+79161234567'] },
+    expiresAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'dnc.added: the expiry the write asked for (null: never; an entry keeps a later one); dnc.removed: the expiry reached, or null',
+      example: null,
+    },
+    reason: {
+      type: ['string', 'null'],
+      description: 'the reason given; "expired" when entries reached their expiry',
+      example: 'asked not to be called',
+    },
+    source: {
+      type: 'string',
+      enum: ['api', 'call'],
+      description: "api: a request to /v2/dnc or an expiry; call: an opt-out on a call (dnc.removed: an opt-out's entry is among those removed)",
+      example: 'call',
+    },
+    callId: { type: ['integer', 'null'], description: 'the call whose opt-out it is (source call), else null', example: 42 },
+  });
+
 /** `data` of each event type, as the feed and the webhook deliveries carry it. */
 const DATA: Record<EventType, { name: string; schema: () => SchemaObject }> = {
   'lead.created': { name: 'LeadCreatedData', schema: () => object({ lead: ref(LeadV2View), jobId: JOB_ID }, ['lead']) },
@@ -23,9 +50,18 @@ const DATA: Record<EventType, { name: string; schema: () => SchemaObject }> = {
     name: 'LeadCreateFailedData',
     schema: () => object({ jobId: JOB_ID, orderId: { type: 'integer', example: 1 }, errors: { type: 'array', items: ref(FieldErrorView) } }),
   },
-  'call.created': { name: 'CallCreatedData', schema: () => object({ call: ref(CallView) }) },
+  'call.created': {
+    name: 'CallCreatedData',
+    schema: () =>
+      object({
+        call: ref(CallView),
+        optOut: { type: 'boolean', description: 'the call recorded an opt-out: the number called went on a do-not-call list', example: false },
+      }),
+  },
   'order.created': { name: 'OrderCreatedData', schema: () => object({ order: ref(OrderView) }) },
   'order.updated': { name: 'OrderUpdatedData', schema: () => object({ order: ref(OrderView), changed: CHANGED }) },
+  'dnc.added': { name: 'DncAddedData', schema: () => dncChange('put on the list or updated there') },
+  'dnc.removed': { name: 'DncRemovedData', schema: () => dncChange('taken off the list (removed, or expired)') },
   'webhook.test': { name: 'WebhookTestData', schema: () => object({ webhookId: { type: 'integer', example: 1 } }) },
 };
 

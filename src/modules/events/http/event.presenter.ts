@@ -36,13 +36,16 @@ export function eventData(e: StoredEvent, orderCodes: Map<number, string>): obje
       return { lead, changed: leadChangedFields((p.changed as string[] | null) ?? [], Object.keys(lead)) };
     }
     case 'call.created':
-      return { call: presentCall(callFromSnapshot(p.row as RowSnapshot)) };
+      // A snapshot from before calls recorded opt-outs has no opt_out: false, as the column's default.
+      return { call: presentCall(callFromSnapshot(p.row as RowSnapshot)), optOut: (p.row as RowSnapshot).opt_out === true };
     case 'order.created':
     case 'order.updated': {
       const order = presentOrder(storedOrder(p.order as Record<string, unknown>), 'detail');
       return p.changed ? { order, changed: p.changed } : { order };
     }
     case 'lead.create_failed':
+    case 'dnc.added':
+    case 'dnc.removed':
     case 'webhook.test':
       return p;
   }
@@ -54,10 +57,18 @@ export const leadEventOrderIds = (events: StoredEvent[]): number[] => [
 ];
 
 export function presentEvent(e: StoredEvent, orderCodes: Map<number, string>): PublicEvent {
-  return { position: e.position, id: e.id, type: e.type, timestamp: isoDateTime(e.createdAt), data: eventData(e, orderCodes), orderId: e.orderId };
+  return {
+    position: e.position,
+    id: e.id,
+    type: e.type,
+    timestamp: isoDateTime(e.createdAt),
+    data: eventData(e, orderCodes),
+    orderId: e.orderId,
+    clientId: e.clientId,
+  };
 }
 
-/** The feed's item: the public event without the filtering aid `orderId`. */
+/** The feed's item: the public event without the filtering aids `orderId` and `clientId`. */
 export function presentFeedItem(e: PublicEvent) {
   return { position: e.position, id: e.id, type: e.type, timestamp: e.timestamp, data: e.data };
 }

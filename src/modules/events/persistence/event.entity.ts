@@ -12,6 +12,8 @@ import { Check, Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } f
 @Index('event_position_idx', ['position'], { unique: true, where: 'position IS NOT NULL' })
 @Index('event_type_position_idx', ['type', 'position'], { where: 'position IS NOT NULL' })
 @Index('event_order_position_idx', ['orderId', 'position'], { where: 'position IS NOT NULL' })
+// A client key's events of its client's own do-not-call list (they carry no order).
+@Index('event_client_position_idx', ['clientId', 'position'], { where: 'position IS NOT NULL AND client_id IS NOT NULL' })
 export class EventEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'event_pkey' })
   id: string;
@@ -29,6 +31,10 @@ export class EventEntity {
 
   @Column({ type: 'integer', nullable: true })
   orderId: number | null;
+
+  /** The client of an event that has no order but belongs to a client (a change of the client's do-not-call list); else null. */
+  @Column({ type: 'integer', nullable: true })
+  clientId: number | null;
 
   /** A row snapshot (lead and call events) or the event's data (the others). */
   @Column({ type: 'jsonb' })

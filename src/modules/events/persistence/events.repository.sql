@@ -6,8 +6,9 @@
 -- EventsRepository.page: no filter: the position index
 -- inputs: after: 1200, limit: 100, filter: {}
 -- $1 = 1200, $2 = 100
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
-  e.created_at AS "createdAt"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+  e.client_id AS "clientId", e.payload,
+        e.created_at AS "createdAt"
    FROM event_retention r
    LEFT JOIN LATERAL (SELECT e.* FROM event e WHERE e.position > $1 ORDER BY e.position LIMIT $2) e ON true
   ORDER BY e.position;
@@ -15,8 +16,9 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: orders (and types): a range of (order_id, position) per order
 -- inputs: after: 1200, limit: 100, filter: { orderIds: [3, 4], types: ["lead.created"] }
 -- $1 = 1200, $2 = 100, $3 = ["lead.created"], $4 = [3,4]
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
-  e.created_at AS "createdAt"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+  e.client_id AS "clientId", e.payload,
+        e.created_at AS "createdAt"
    FROM event_retention r
    LEFT JOIN LATERAL (SELECT e.* FROM unnest($4::int[]) k(order_id)
         CROSS JOIN LATERAL (SELECT e.* FROM event e WHERE e.order_id = k.order_id AND e.position > $1 AND e.type = ANY($3::varchar[])
@@ -27,8 +29,9 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: types: one branch per type
 -- inputs: after: 1200, limit: 100, filter: { types: ["lead.created", "lead.updated", "call.created"] }
 -- $1 = 1200, $2 = 100, $3 = "lead.created", $4 = "lead.updated", $5 = "call.created"
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
-  e.created_at AS "createdAt"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+  e.client_id AS "clientId", e.payload,
+        e.created_at AS "createdAt"
    FROM event_retention r
    LEFT JOIN LATERAL (SELECT b.*
      FROM ((SELECT e.* FROM event e WHERE e.type = $3 AND e.position > $1 ORDER BY e.position LIMIT $2)
@@ -39,13 +42,15 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: a client key: a range of (order_id, position) per order of the client, and its webhooks' test events
 -- inputs: after: 1200, limit: 100, filter: { clientId: 2 }
 -- $1 = 1200, $2 = 100, $3 = 2, $4 = "webhook.test"
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
-  e.created_at AS "createdAt"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+  e.client_id AS "clientId", e.payload,
+        e.created_at AS "createdAt"
    FROM event_retention r
    LEFT JOIN LATERAL (SELECT e.* FROM (SELECT b.position FROM ((SELECT e.position FROM call_order o
         CROSS JOIN LATERAL (SELECT e.position FROM event e WHERE e.order_id = o.id AND e.position > $1
                              ORDER BY e.position LIMIT $2) e
        WHERE o.client_id = $3)
+         UNION ALL (SELECT e.position FROM event e WHERE e.client_id = $3 AND e.position > $1  ORDER BY e.position LIMIT $2)
          UNION ALL (SELECT e.position FROM event e WHERE e.type = $4 AND e.position > $1
           AND e.payload->>'webhookId' IN (SELECT w.id::text FROM webhook w WHERE w.client_id = $3)
         ORDER BY e.position LIMIT $2)) b ORDER BY b.position LIMIT $2) k
@@ -55,8 +60,9 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: a client key with orders and types: the client's orders among them, no test events
 -- inputs: after: 1200, limit: 100, filter: { clientId: 2, orderIds: [3, 4], types: ["lead.created", "webhook.test"] }
 -- $1 = 1200, $2 = 100, $3 = 2, $4 = ["lead.created"], $5 = [3,4]
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
-  e.created_at AS "createdAt"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+  e.client_id AS "clientId", e.payload,
+        e.created_at AS "createdAt"
    FROM event_retention r
    LEFT JOIN LATERAL (SELECT e.* FROM (SELECT b.position FROM ((SELECT e.position FROM call_order o
         CROSS JOIN LATERAL (SELECT e.position FROM event e WHERE e.order_id = o.id AND e.position > $1 AND e.type = ANY($4::varchar[])
@@ -68,8 +74,9 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: a client key asking for test events only: no order branch
 -- inputs: after: 1200, limit: 100, filter: { clientId: 2, types: ["webhook.test"] }
 -- $1 = 1200, $2 = 100, $3 = 2, $4 = "webhook.test"
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
-  e.created_at AS "createdAt"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+  e.client_id AS "clientId", e.payload,
+        e.created_at AS "createdAt"
    FROM event_retention r
    LEFT JOIN LATERAL (SELECT e.* FROM (SELECT b.position
      FROM ((SELECT e.position FROM event e WHERE e.type = $4 AND e.position > $1
@@ -81,8 +88,9 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: a client key asking for test events of orders: none can match
 -- inputs: after: 1200, limit: 100, filter: { clientId: 2, types: ["webhook.test"], orderIds: [3] }
 -- $1 = 1200, $2 = 100
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.payload,
-  e.created_at AS "createdAt"
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+  e.client_id AS "clientId", e.payload,
+        e.created_at AS "createdAt"
    FROM event_retention r
    LEFT JOIN LATERAL (SELECT e.* FROM event e WHERE false AND e.position > $1 LIMIT $2) e ON true
   ORDER BY e.position;

@@ -90,16 +90,20 @@ export interface EventRef {
   orderId: number | null;
   /** The client of the event's order now (null: the call center's own order, or no order). */
   orderClientId: number | null;
+  /** The client of an event without an order that belongs to one (its do-not-call list's changes); null otherwise. */
+  clientId: number | null;
   data: unknown;
 }
 
 /**
  * Whether an event goes to this webhook: a test event only to its own webhook; a client's webhook
- * only events of its client's orders, whatever its filters say; then the type and order filters.
+ * only events of its client's orders and of its client's own do-not-call list, whatever its filters
+ * say; then the type and order filters (an order filter leaves events without an order out).
  */
 export function matchesWebhook(w: Pick<Webhook, 'id' | 'clientId' | 'events' | 'orderIds'>, e: EventRef): boolean {
   if (e.type === TEST_EVENT_TYPE) return (e.data as { webhookId?: unknown } | null)?.webhookId === w.id;
-  if (w.clientId !== null && (e.orderId === null || e.orderClientId !== w.clientId)) return false;
+  const eventClient = e.orderId !== null ? e.orderClientId : e.clientId;
+  if (w.clientId !== null && eventClient !== w.clientId) return false;
   if (!w.events.includes(ALL_EVENTS) && !w.events.includes(e.type)) return false;
   return w.orderIds.length === 0 || (e.orderId !== null && w.orderIds.includes(e.orderId));
 }

@@ -39,6 +39,8 @@ const SUMMARY: Record<EventType, string> = {
   'call.created': 'A call was recorded',
   'order.created': 'An order was created',
   'order.updated': 'An order changed',
+  'dnc.added': 'Numbers were put on a do-not-call list (a request or an opt-out on a call)',
+  'dnc.removed': 'Numbers left a do-not-call list (removed, or their entries expired)',
   'webhook.test': 'The test event POST /v2/webhook/test/{webhookId} queues',
 };
 

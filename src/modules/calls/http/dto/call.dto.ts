@@ -62,7 +62,8 @@ export class RecordCallDto {
 
   @ApiPropertyOptional({
     description:
-      "The person asked not to be called: the number goes on the order's client's do-not-call list (the global list without a client), stopping every lead of it there",
+      "The person asked not to be called: the number called (clientPhone, else the lead's phone) goes on the order's client's do-not-call list (the global list without a client), stopping every lead of it there. " +
+      'A re-delivery (same platformCallId) carrying it applies it to the stored call.',
   })
   @IsOptional()
   @IsBoolean()

@@ -5,7 +5,8 @@ import { INT32_MAX } from '../../../../common/id.pipe';
 import { OptionalFlag, OptionalText } from '../../../../common/dto-fields';
 import { Optional } from '../../../../common/presence';
 import { IntQuery, PageQuery } from '../../../../common/query';
-import { DELIVERY_STATUSES, DeliveryStatus, MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOK_ORDER_IDS } from '../../domain/webhook';
+import { EVENT_TYPES } from '../../../events/domain/event';
+import { DELIVERY_STATUSES, DeliveryStatus, MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOK_ORDER_IDS, TEST_EVENT_TYPE } from '../../domain/webhook';
 
 /** Event types plus "*": checked against the catalogue by the service (the message lists the known ones). */
 const MAX_EVENT_TYPES = 20;
@@ -16,7 +17,7 @@ const OrderIds = () =>
   applyDecorators(IsArray(), ArrayMaxSize(MAX_WEBHOOK_ORDER_IDS), IsInt({ each: true }), Min(1, { each: true }), Max(INT32_MAX, { each: true }));
 
 const URL_DOC = `https URL (http only with WEBHOOK_ALLOW_HTTP=true), at most ${MAX_URL_LENGTH} characters, no credentials; refused when its host resolves to a loopback, private, link-local, unique-local, multicast or other non-public address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)`;
-const EVENTS_DOC = 'event types (lead.created, lead.updated, lead.create_failed, call.created, order.created, order.updated) or ["*"] for all; not empty';
+const EVENTS_DOC = `event types (${EVENT_TYPES.filter((t) => t !== TEST_EVENT_TYPE).join(', ')}) or ["*"] for all; not empty`;
 const ORDERS_DOC = `only events of these orders (absent or []: all); each must exist; at most ${MAX_WEBHOOK_ORDER_IDS}`;
 
 /** The fields a webhook's create and update take alike. */
