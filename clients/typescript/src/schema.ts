@@ -761,8 +761,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an order (synchronous); data is {id}. 409 when the code is taken.
-         * @description Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, an invalid schedule or holiday, custom values that do not fit their field; 409 when the code is taken. With a client key the order is the key's client's: a clientId other than the key's own (null included) is a 400.
+         * Create an order (synchronous); data is {id}. 409 when the code is taken by another order of the same client.
+         * @description Refuses with 400 naming each field: ids (agents, agent groups, virtual numbers, call attempt group, call scenario, client) that do not exist, an invalid schedule or holiday, custom values that do not fit their field; 409 when another order of the same client (or, for an order of no client, another order of no client) has the code: codes are unique within a client, not across clients. With a client key the order is the key's client's: a clientId other than the key's own (null included) is a 400, and agents or agent groups the key does not reach (those of its client's orders) are unknown ids, in the same message as ids that do not exist.
          *
          *     Body limit: 256 KiB (413 above it).
          */
@@ -784,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Update an order: only the fields sent change; arrays sent replace the stored ones
-         * @description The field rules of create (400 naming each refused field); a new clientId moves the order with its leads and calls (a client key cannot: 400); 404 when the order does not exist, or is another client's and the key a client key; 409 when another order has the code.
+         * @description The field rules of create (400 naming each refused field); a new clientId moves the order with its leads and calls (a client key cannot: 400); 404 when the order does not exist, or is another client's and the key a client key; 409 when another order of the order's (new) client has the code.
          *
          *     Body limit: 256 KiB (413 above it).
          */
@@ -932,7 +932,7 @@ export interface paths {
         };
         /**
          * State of an asynchronous lead creation: queued, done (with leadId) or failed (with errors)
-         * @description Refuses a jobId that is not a UUID (400); 404 for a job this service does not know. A client key reaches the jobs its client's keys made and those in its client's orders; any other is a 404 as well.
+         * @description Refuses a jobId that is not a UUID (400); 404 for a job this service does not know. A client key reaches the jobs in its client's orders as they are now, whichever key made them (a job moves with its order); any other is a 404 as well.
          */
         get: operations["getLeadAsyncJob"];
         put?: never;
@@ -1640,7 +1640,7 @@ export interface paths {
         put?: never;
         /**
          * Put numbers on a do-not-call list (data: {count}, the numbers added or updated)
-         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). A number already on the list gets the new reason and keeps the later expiry (no expiry wins over any date): an add never shortens an entry, and an opt-out's entry (source call) stays one. Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future, a reason over 255 characters.
+         * @description orderId names an order's list, clientId a client's list, neither the global list (a client key: its own client's list); both: 400. A client key reaches its client's list and its orders' lists only: another client's order or client is refused as a missing one (400 naming it). A number already on the list gets the new reason and keeps the later expiry (no expiry wins over any date): an add never shortens an entry, and an opt-out's entry (source call) stays one. Refuses with 400: an invalid number (naming phones[i]; nothing is stored), 0 or more than 1000 numbers, expiresAt not in the future or without a UTC offset, a reason over 255 characters.
          *
          *     Body limit: 64 KiB (413 above it).
          */
@@ -3437,7 +3437,7 @@ export interface components {
              */
             clientId?: number | null;
             /**
-             * @description a-z, 0-9, - and _, up to 64; unique; generated from title on create when omitted
+             * @description a-z, 0-9, - and _, up to 64; unique within the order's client (orders of no client share one namespace), not across clients; generated from title on create when omitted (counting only that client's codes)
              * @example dental-clinic-moscow
              */
             code?: string;
@@ -3496,14 +3496,14 @@ export interface components {
             /** @enum {string} */
             sipEndpointUsageScheme?: "random_default" | "random_without_repetition" | "even_loaded" | "even_loaded_daily";
             /**
-             * @description users (agents) allowed to work in the order; must exist; duplicates are dropped; at most 1000
+             * @description users (agents) allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); duplicates are dropped; at most 1000
              * @example [
              *       1
              *     ]
              */
             agentUserIds?: number[];
             /**
-             * @description agent groups allowed to work in the order; must exist; at most 1000
+             * @description agent groups allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); at most 1000
              * @example [
              *       1
              *     ]
@@ -3590,7 +3590,7 @@ export interface components {
              */
             clientId?: number | null;
             /**
-             * @description a-z, 0-9, - and _, up to 64; unique (409 when another order has it)
+             * @description a-z, 0-9, - and _, up to 64; unique within the order's client (orders of no client share one namespace), not across clients; 409 when taken
              * @example novostroyki-moskvy
              */
             code?: string;
@@ -3649,14 +3649,14 @@ export interface components {
             /** @enum {string} */
             sipEndpointUsageScheme?: "random_default" | "random_without_repetition" | "even_loaded" | "even_loaded_daily";
             /**
-             * @description users (agents) allowed to work in the order; must exist; duplicates are dropped; at most 1000
+             * @description users (agents) allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); duplicates are dropped; at most 1000
              * @example [
              *       1
              *     ]
              */
             agentUserIds?: number[];
             /**
-             * @description agent groups allowed to work in the order; must exist; at most 1000
+             * @description agent groups allowed to work in the order; must exist and, with a client key, be one the key reaches (of its client's orders); at most 1000
              * @example [
              *       1
              *     ]
@@ -4435,6 +4435,21 @@ export interface components {
              */
             nextCallableAt: string;
         };
+        DialingHoldView: {
+            /**
+             * @description every reason that holds the lead: dnc (a do-not-call entry lists its number), no_consent (its order requires consent it lacks), daily_attempt_cap (its calls of today reached the order's maxAttemptsPerDay: its call is planned in its next local day's window)
+             * @example [
+             *       "dnc"
+             *     ]
+             */
+            reasons: ("dnc" | "no_consent" | "daily_attempt_cap")[];
+            /**
+             * Format: date-time
+             * @description since when it has been held
+             * @example 2026-03-04T05:06:07+00:00
+             */
+            since: string;
+        };
         ConsentView: {
             /**
              * Format: date-time
@@ -4481,6 +4496,8 @@ export interface components {
              * @example 2026-03-04T05:06:07+00:00
              */
             planningCallDateTime: string;
+            /** @description extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. A lead.updated event that changes it lists dialingHold in changed. */
+            dialingHold: components["schemas"]["DialingHoldView"] | null;
             priority: number;
             /**
              * @description the lead's current UTC offset in whole hours: for a lead with a timeZone, that zone's offset now (DST included), truncated toward zero for fractional zones (Asia/Kolkata +5:30 gives 5, America/St_Johns -3:30 gives -3)
@@ -4555,6 +4572,8 @@ export interface components {
              * @example 2026-03-04T05:06:07+00:00
              */
             planningCallDateTime: string;
+            /** @description extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. A lead.updated event that changes it lists dialingHold in changed. */
+            dialingHold: components["schemas"]["DialingHoldView"] | null;
             priority: number;
             /**
              * @description the lead's current UTC offset in whole hours: for a lead with a timeZone, that zone's offset now (DST included), truncated toward zero for fractional zones (Asia/Kolkata +5:30 gives 5, America/St_Johns -3:30 gives -3)
@@ -5226,7 +5245,7 @@ export interface components {
             phones: string[];
             /**
              * Format: date-time
-             * @description In the future; absent: never expires
+             * @description In the future, with its UTC offset (Z or ±hh:mm; without one: 400); absent: never expires
              * @example 2030-01-01T00:00:00+00:00
              */
             expiresAt?: string;
@@ -12057,6 +12076,12 @@ export interface operations {
                      *         "source": "non-organic",
                      *         "isSecondary": true,
                      *         "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *         "dialingHold": {
+                     *           "reasons": [
+                     *             "dnc"
+                     *           ],
+                     *           "since": "2026-03-04T05:06:07+00:00"
+                     *         },
                      *         "priority": 0,
                      *         "utcOffset": 3,
                      *         "timeZone": "Asia/Kolkata",
@@ -12239,6 +12264,12 @@ export interface operations {
                      *             "source": "non-organic",
                      *             "isSecondary": true,
                      *             "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *             "dialingHold": {
+                     *               "reasons": [
+                     *                 "dnc"
+                     *               ],
+                     *               "since": "2026-03-04T05:06:07+00:00"
+                     *             },
                      *             "priority": 0,
                      *             "utcOffset": 3,
                      *             "timeZone": "Asia/Kolkata",
@@ -16226,6 +16257,12 @@ export interface operations {
                      *                 "source": "non-organic",
                      *                 "isSecondary": true,
                      *                 "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                     *                 "dialingHold": {
+                     *                   "reasons": [
+                     *                     "dnc"
+                     *                   ],
+                     *                   "since": "2026-03-04T05:06:07+00:00"
+                     *                 },
                      *                 "priority": 0,
                      *                 "utcOffset": 3,
                      *                 "timeZone": "Asia/Kolkata",
@@ -16775,6 +16812,12 @@ export interface operations {
                  *           "source": "non-organic",
                  *           "isSecondary": true,
                  *           "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                 *           "dialingHold": {
+                 *             "reasons": [
+                 *               "dnc"
+                 *             ],
+                 *             "since": "2026-03-04T05:06:07+00:00"
+                 *           },
                  *           "priority": 0,
                  *           "utcOffset": 3,
                  *           "timeZone": "Asia/Kolkata",
@@ -16869,6 +16912,12 @@ export interface operations {
                  *           "source": "non-organic",
                  *           "isSecondary": true,
                  *           "planningCallDateTime": "2026-03-04T05:06:07+00:00",
+                 *           "dialingHold": {
+                 *             "reasons": [
+                 *               "dnc"
+                 *             ],
+                 *             "since": "2026-03-04T05:06:07+00:00"
+                 *           },
                  *           "priority": 0,
                  *           "utcOffset": 3,
                  *           "timeZone": "Asia/Kolkata",
