@@ -83,11 +83,14 @@ describe('OpenAPI examples on the demo dataset', () => {
     check(403, '/v2/order', 'get', await request(t.http).get('/v2/order').set('X-Api-Key', telephonyOnly));
     check(404, '/v2/order/detail/{orderId}', 'get', await request(t.http).get('/v2/order/detail/999999').set('X-Api-Key', t.apiKey));
     check(400, '/v2/lead/create', 'post', await request(t.http).post('/v2/lead/create').set('X-Api-Key', t.apiKey).send({ phone: 'x' }));
-    const taken = (await request(t.http).get('/v2/order/detail/1').set('X-Api-Key', t.apiKey)).body.data.code as string;
+    // Codes are unique within a client: the code of an order of the example's client.
+    const example = doc.paths['/v2/order/create'].post.requestBody!.content['application/json'].example as { clientId?: number | null };
+    const orders = (await request(t.http).get('/v2/order/?limit=100').set('X-Api-Key', t.apiKey)).body.data.list as { code: string; clientId: number | null }[];
+    const taken = orders.find((o) => o.clientId === (example.clientId ?? null))!.code;
     const dup = await request(t.http)
       .post('/v2/order/create')
       .set('X-Api-Key', t.apiKey)
-      .send({ ...(doc.paths['/v2/order/create'].post.requestBody!.content['application/json'].example as object), code: taken });
+      .send({ ...example, code: taken });
     check(409, '/v2/order/create', 'post', dup);
   });
 
