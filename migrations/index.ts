@@ -32,6 +32,7 @@ import { AddLeadDailyCap1795691046474 } from './1795691046474-add-lead-daily-cap
 import { CallStatusOptOut1795691567482 } from './1795691567482-call-status-opt-out';
 import { PlanningHold1795694907738 } from './1795694907738-planning-hold';
 import { CounterUpdateTriggersNoNestedLoop1795700000000 } from './1795700000000-counter-update-triggers-no-nested-loop';
+import { LeadCreateRowVariable1795740000000 } from './1795740000000-lead-create-row-variable';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   CallStatusOptOut1795691567482,
   PlanningHold1795694907738,
   CounterUpdateTriggersNoNestedLoop1795700000000,
+  LeadCreateRowVariable1795740000000,
 ];

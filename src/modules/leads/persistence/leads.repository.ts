@@ -21,7 +21,7 @@ export const LEAD_SELECT = [
   LEAD_READ_COLUMNS.except(['id', 'orderId']).select('l'),
 ].join(', ');
 
-/** `lead_create` (migration 1795684548556): the lock key, window and job id, then the lead as one jsonb row. */
+/** `lead_create` (migration 1795740000000): the lock key, window and job id, then the lead as one jsonb row. */
 const LEAD_CREATE: PreparedStatement = { name: 'lead_create', text: `SELECT lead_create($1, $2, $3, $4::jsonb) AS id` };
 
 /** The row lead_create inserts: every lead column but those it sets itself. */
