@@ -143,17 +143,18 @@ export class Columns<E> {
   }
 
   /**
-   * A value for every column, keyed by column name: the property's, else the entity's plain default, else null, for
-   * `SELECT r.* FROM jsonb_populate_record(...)`. A property of no column, or a column with no value it can hold, throws.
+   * Every column's value for `jsonb_populate_record(NULL::table, row)`, keyed by column name: the property's, else the entity's
+   * plain default, else null. Nulls are left out (a missing key reads as null): a shorter row to write and parse. A property of
+   * no column, or a column with no value it can hold, throws.
    */
-  fullRow(values: Partial<Record<keyof E & string, unknown>>): Record<string, unknown> {
+  populateRow(values: Partial<Record<keyof E & string, unknown>>): Record<string, unknown> {
     for (const [property, value] of Object.entries(values)) if (value !== undefined) this.get(property as keyof E & string);
     const row: Record<string, unknown> = {};
     for (const c of this.list) {
       const given = values[c.propertyName];
       const value = given !== undefined ? given : c.defaultValue !== undefined ? c.defaultValue : c.nullable && !c.sqlDefault ? null : undefined;
       if (value === undefined) throw new Error(`no value for column ${c.databaseName}, and no default a row can carry`);
-      row[c.databaseName] = value;
+      if (value !== null) row[c.databaseName] = value;
     }
     return row;
   }

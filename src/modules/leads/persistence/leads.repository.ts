@@ -28,7 +28,7 @@ const LEAD_CREATE: PreparedStatement = { name: 'lead_create', text: `SELECT lead
 const LEAD_CREATE_ROW = LEAD_COLUMNS.except(['id', 'isSecondary', 'previousLeadId', 'jobId', 'createdAt', 'updatedAt']);
 
 function leadCreateValues(lead: NewLead, link: { since: Date | null; jobId: string | null }): unknown[] {
-  return [phoneLockKey(lead.orderId, lead.phone), link.since, link.jobId, JSON.stringify(LEAD_CREATE_ROW.fullRow(lead))];
+  return [phoneLockKey(lead.orderId, lead.phone), link.since, link.jobId, JSON.stringify(LEAD_CREATE_ROW.populateRow(lead))];
 }
 
 /** insertLinkedForJob's statement: the job row locked while queued, lead_create, the job marked done ($3 is the job id). */
