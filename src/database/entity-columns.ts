@@ -71,9 +71,12 @@ export function entityColumns<E>(entity: abstract new () => E): Columns<E> {
 /** Some columns of one entity, in order: the select lists, rows and name maps SQL takes from them. */
 export class Columns<E> {
   private readonly byProperty: ReadonlyMap<string, EntityColumn<E>>;
+  /** The timestamp columns, which reviveTimestamps turns into Dates (a detail read's every row). */
+  private readonly timestamps: readonly EntityColumn<E>[];
 
   constructor(readonly list: readonly EntityColumn<E>[]) {
     this.byProperty = new Map(list.map((c) => [c.propertyName, c]));
+    this.timestamps = list.filter((c) => c.kind === 'timestamp');
   }
 
   /** The column of a property; an unknown property throws. */
@@ -161,9 +164,9 @@ export class Columns<E> {
 
   /** A row read as JSON (times as ISO 8601 text) with its timestamps made Dates, in place; nulls stay null. */
   reviveTimestamps<T>(row: Record<string, unknown>): T {
-    for (const c of this.list) {
+    for (const c of this.timestamps) {
       const value = row[c.propertyName];
-      if (c.kind === 'timestamp' && typeof value === 'string') row[c.propertyName] = new Date(value);
+      if (typeof value === 'string') row[c.propertyName] = new Date(value);
     }
     return row as T;
   }
