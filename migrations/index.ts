@@ -37,6 +37,7 @@ import { DncOrderLocks1795710100000 } from './1795710100000-dnc-order-locks';
 import { OrderCodePerClient1795720000000 } from './1795720000000-order-code-per-client';
 import { CallOptOut1795730000000 } from './1795730000000-call-opt-out';
 import { EventClient1795730100000 } from './1795730100000-event-client';
+import { LeadCreateRowVariable1795740000000 } from './1795740000000-lead-create-row-variable';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   OrderCodePerClient1795720000000,
   CallOptOut1795730000000,
   EventClient1795730100000,
+  LeadCreateRowVariable1795740000000,
 ];

@@ -48,17 +48,11 @@ describe('entityColumns', () => {
     expect(columns.givenColumns([{ phone: '+1' }, { ext_a: 'x', phone: '+2' }])).toEqual(['phone', 'ext_a']);
   });
 
-  it('fills a full row with plain defaults and nulls, and refuses a column it cannot fill', () => {
+  it('fills a row with plain defaults, leaves nulls out, and refuses a column it cannot fill', () => {
     const row = columns.except(['id', 'createdAt', 'customValues']);
-    expect(row.fullRow({ phone: '+1', externalA: null })).toEqual({
-      phone: '+1',
-      create_method: 'API',
-      social_a_id: null,
-      planning_call_at: null,
-      ext_a: null,
-    });
-    expect(() => row.fullRow({ createMethod: 'x' })).toThrow(/no value for column phone/);
-    expect(() => columns.except(['id', 'createdAt']).fullRow({ phone: '+1' })).toThrow(/no value for column custom_values/);
+    expect(row.populateRow({ phone: '+1', externalA: null })).toEqual({ phone: '+1', create_method: 'API' });
+    expect(() => row.populateRow({ createMethod: 'x' })).toThrow(/no value for column phone/);
+    expect(() => columns.except(['id', 'createdAt']).populateRow({ phone: '+1' })).toThrow(/no value for column custom_values/);
   });
 
   it('revives timestamps read as JSON text', () => {

@@ -71,9 +71,12 @@ export function entityColumns<E>(entity: abstract new () => E): Columns<E> {
 /** Some columns of one entity, in order: the select lists, rows and name maps SQL takes from them. */
 export class Columns<E> {
   private readonly byProperty: ReadonlyMap<string, EntityColumn<E>>;
+  /** The timestamp columns, which reviveTimestamps turns into Dates (a detail read's every row). */
+  private readonly timestamps: readonly EntityColumn<E>[];
 
   constructor(readonly list: readonly EntityColumn<E>[]) {
     this.byProperty = new Map(list.map((c) => [c.propertyName, c]));
+    this.timestamps = list.filter((c) => c.kind === 'timestamp');
   }
 
   /** The column of a property; an unknown property throws. */
@@ -143,26 +146,27 @@ export class Columns<E> {
   }
 
   /**
-   * A value for every column, keyed by column name: the property's, else the entity's plain default, else null, for
-   * `SELECT r.* FROM jsonb_populate_record(...)`. A property of no column, or a column with no value it can hold, throws.
+   * Every column's value for `jsonb_populate_record(NULL::table, row)`, keyed by column name: the property's, else the entity's
+   * plain default, else null. Nulls are left out (a missing key reads as null): a shorter row to write and parse. A property of
+   * no column, or a column with no value it can hold, throws.
    */
-  fullRow(values: Partial<Record<keyof E & string, unknown>>): Record<string, unknown> {
+  populateRow(values: Partial<Record<keyof E & string, unknown>>): Record<string, unknown> {
     for (const [property, value] of Object.entries(values)) if (value !== undefined) this.get(property as keyof E & string);
     const row: Record<string, unknown> = {};
     for (const c of this.list) {
       const given = values[c.propertyName];
       const value = given !== undefined ? given : c.defaultValue !== undefined ? c.defaultValue : c.nullable && !c.sqlDefault ? null : undefined;
       if (value === undefined) throw new Error(`no value for column ${c.databaseName}, and no default a row can carry`);
-      row[c.databaseName] = value;
+      if (value !== null) row[c.databaseName] = value;
     }
     return row;
   }
 
   /** A row read as JSON (times as ISO 8601 text) with its timestamps made Dates, in place; nulls stay null. */
   reviveTimestamps<T>(row: Record<string, unknown>): T {
-    for (const c of this.list) {
+    for (const c of this.timestamps) {
       const value = row[c.propertyName];
-      if (c.kind === 'timestamp' && typeof value === 'string') row[c.propertyName] = new Date(value);
+      if (typeof value === 'string') row[c.propertyName] = new Date(value);
     }
     return row as T;
   }

@@ -22,14 +22,14 @@ export const LEAD_SELECT = [
   LEAD_READ_COLUMNS.except(['id', 'orderId']).select('l'),
 ].join(', ');
 
-/** `lead_create` (migration 1795684548556): the lock key, window and job id, then the lead as one jsonb row. */
+/** `lead_create` (migration 1795740000000): the lock key, window and job id, then the lead as one jsonb row. */
 const LEAD_CREATE: PreparedStatement = { name: 'lead_create', text: `SELECT lead_create($1, $2, $3, $4::jsonb) AS id` };
 
 /** The row lead_create inserts: every lead column but those it sets itself. */
 const LEAD_CREATE_ROW = LEAD_COLUMNS.except(['id', 'isSecondary', 'previousLeadId', 'jobId', 'createdAt', 'updatedAt']);
 
 function leadCreateValues(lead: NewLead, link: { since: Date | null; jobId: string | null }): unknown[] {
-  return [phoneLockKey(lead.orderId, lead.phone), link.since, link.jobId, JSON.stringify(LEAD_CREATE_ROW.fullRow(lead))];
+  return [phoneLockKey(lead.orderId, lead.phone), link.since, link.jobId, JSON.stringify(LEAD_CREATE_ROW.populateRow(lead))];
 }
 
 /** insertLinkedForJob's statement: the job row locked while queued, lead_create, the job marked done ($3 is the job id). */
