@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The do-not-call race (a lead planned while its number is added or removed) is closed by row locks on the orders, which meet
+ * The do-not-call coverage rule written once (`dnc_covers`), for the lead trigger, `dnc_blocks` and the set-based add. The race (a lead planned while its number is added or removed) is closed by row locks on the orders, which meet
  * wherever the order's row lives (on a distributed database, beside its leads), instead of advisory locks on buckets of numbers,
  * which meet only on the node that takes them. A list write locks the orders the list covers `FOR UPDATE` (the global list: every
  * order), in id order; a write that may plan a lead holds its order `FOR KEY SHARE` (the lock a lead's foreign key takes anyway)
@@ -11,14 +11,31 @@ export class DncOrderLocks1795710100000 implements MigrationInterface {
   name = 'DncOrderLocks1795710100000';
 
   async up(q: QueryRunner): Promise<void> {
+    // The coverage rule, once: whether an entry of a list (scope, its order, its client) covers a lead (its order, that order's
+    // client). A plain expression, so PostgreSQL inlines it wherever it is used.
+    await q.query(`
+      CREATE FUNCTION dnc_covers(p_scope varchar, p_entry_order int, p_entry_client int, p_order int, p_client int) RETURNS boolean
+      LANGUAGE sql IMMUTABLE AS $$
+        SELECT p_scope = 'global' OR (p_scope = 'order' AND p_entry_order = p_order) OR (p_scope = 'client' AND p_entry_client = p_client)
+      $$`);
+    await q.query(`
+      CREATE OR REPLACE FUNCTION dnc_blocks(p_phone varchar, p_order_id int, p_at timestamptz) RETURNS boolean LANGUAGE sql STABLE AS $$
+        SELECT EXISTS (SELECT 1 FROM dnc_entry d WHERE d.phone = p_phone AND (d.expires_at IS NULL OR d.expires_at > p_at)
+          AND dnc_covers(d.scope, d.order_id, d.client_id, p_order_id, (SELECT o.client_id FROM call_order o WHERE o.id = p_order_id)))
+      $$`);
     await q.query(`
       CREATE OR REPLACE FUNCTION lead_dnc_hold() RETURNS trigger LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE v_client int;
       BEGIN
         IF TG_OP = 'INSERT' OR OLD.planning_call_at IS NULL OR OLD.phone <> NEW.phone OR OLD.order_id <> NEW.order_id THEN
           -- Waits for a list write covering the order; the check below then reads what it committed.
-          PERFORM 1 FROM call_order WHERE id = NEW.order_id FOR KEY SHARE;
+          SELECT o.client_id INTO v_client FROM call_order o WHERE o.id = NEW.order_id FOR KEY SHARE;
+        ELSE
+          SELECT o.client_id INTO v_client FROM call_order o WHERE o.id = NEW.order_id;
         END IF;
-        IF dnc_blocks(NEW.phone, NEW.order_id, now()) THEN
+        -- dnc_blocks' rule, written out so its plan is kept with the trigger's (a SQL function with a subquery is not inlined).
+        IF EXISTS (SELECT 1 FROM dnc_entry d WHERE d.phone = NEW.phone AND (d.expires_at IS NULL OR d.expires_at > now())
+                     AND dnc_covers(d.scope, d.order_id, d.client_id, NEW.order_id, v_client)) THEN
           NEW.planning_call_at := NULL;
           NEW.daily_cap_until := NULL;
           NEW.dialing_hold := dnc_hold_reasons(NEW.dialing_hold);
@@ -43,6 +60,12 @@ export class DncOrderLocks1795710100000 implements MigrationInterface {
         END LOOP;
       END $$`);
     await q.query(`
+      CREATE OR REPLACE FUNCTION dnc_blocks(p_phone varchar, p_order_id int, p_at timestamptz) RETURNS boolean LANGUAGE sql STABLE AS $$
+        SELECT EXISTS (SELECT 1 FROM dnc_entry d WHERE d.phone = p_phone AND (d.expires_at IS NULL OR d.expires_at > p_at)
+          AND (d.scope = 'global' OR (d.scope = 'order' AND d.order_id = p_order_id)
+               OR (d.scope = 'client' AND d.client_id = (SELECT o.client_id FROM call_order o WHERE o.id = p_order_id))))
+      $$`);
+    await q.query(`
       CREATE OR REPLACE FUNCTION lead_dnc_hold() RETURNS trigger LANGUAGE plpgsql VOLATILE AS $$
       BEGIN
         IF TG_OP = 'INSERT' OR OLD.planning_call_at IS NULL OR OLD.phone <> NEW.phone OR OLD.order_id <> NEW.order_id THEN
@@ -59,5 +82,6 @@ export class DncOrderLocks1795710100000 implements MigrationInterface {
         END IF;
         RETURN NEW;
       END $$`);
+    await q.query(`DROP FUNCTION dnc_covers(varchar, int, int, int, int)`);
   }
 }

@@ -145,10 +145,10 @@ export class LeadHoldsRepository {
          FROM call_order o
          WHERE o.id = l.order_id AND l.phone = ANY($1::text[])
            AND l.dialing_hold IS DISTINCT FROM dnc_hold_reasons(l.dialing_hold)
-           AND ($2 = 'global' OR ($2 = 'client' AND o.client_id = $3) OR ($2 = 'order' AND l.order_id = $3))
+           AND dnc_covers($2, $3, $4, l.order_id, o.client_id)
          RETURNING 1)
        SELECT count(*)::int AS n FROM s`,
-      [phones, list.scope, list.orderId ?? list.clientId],
+      [phones, list.scope, list.orderId, list.clientId],
     );
     return n;
   }
