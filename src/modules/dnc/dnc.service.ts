@@ -5,7 +5,7 @@ import { reachesClient } from '../../common/auth-context';
 import { DomainError, type FieldError } from '../../common/domain-error';
 import type { Page } from '../../common/envelope';
 import { ClientsService } from '../clients/clients.service';
-import { LeadHoldsService } from '../leads/lead-holds.service';
+import { LeadDialingService } from '../leads/lead-dialing.service';
 import { OrdersService } from '../orders/orders.service';
 import { DNC_ERRORS } from './domain/dnc.errors';
 import { isoDateTime } from '../../common/dates';
@@ -35,7 +35,7 @@ export class DncService {
     private readonly repo: DncRepository,
     private readonly orders: OrdersService,
     private readonly clients: ClientsService,
-    private readonly leads: LeadHoldsService,
+    private readonly leads: LeadDialingService,
     private readonly events: EventOutbox,
   ) {}
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { CallAttemptWrite, LeadForCall } from './domain/lead';
 import { LeadsRepository } from './persistence/leads.repository';
-import { LeadHoldsService } from './lead-holds.service';
+import { LeadDialingService } from './lead-dialing.service';
 
 /**
  * What the calls module may do to a lead when it records a call, in the call's transaction `m`:
@@ -12,7 +12,7 @@ import { LeadHoldsService } from './lead-holds.service';
 export class LeadCallAttemptsService {
   constructor(
     private readonly repo: LeadsRepository,
-    private readonly holds: LeadHoldsService,
+    private readonly holds: LeadDialingService,
   ) {}
 
   /** The lead a call is recorded against, locked until `m` ends; null when there is none. */
@@ -32,7 +32,7 @@ export class LeadCallAttemptsService {
   }
 
   /**
-   * Before the lead's row lock, what a call may plan or list needs locked (LeadHoldsService): for an opt-out, the orders its list
+   * Before the lead's row lock, what a call may plan or list needs locked (LeadDialingService): for an opt-out, the orders its list
    * covers; else the lead's order `FOR KEY SHARE`.
    */
   lockOrdersForCall(m: EntityManager, leadId: number, optOut: boolean): Promise<void> {

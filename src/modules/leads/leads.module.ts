@@ -21,8 +21,8 @@ import { LeadBulkRepository } from './persistence/lead-bulk.repository';
 import { LeadAsyncJobsRepository } from './persistence/lead-async-jobs.repository';
 import { StatusCataloguesRepository } from './persistence/status-catalogues.repository';
 import { LeadsRepository } from './persistence/leads.repository';
-import { LeadHoldsRepository } from './persistence/lead-holds.repository';
-import { LeadHoldsService } from './lead-holds.service';
+import { LeadDialingRepository } from './persistence/lead-dialing.repository';
+import { LeadDialingService } from './lead-dialing.service';
 
 /** Leads (v1 and v2), asynchronous creation (queue `lead.create`), the lead status catalogue, list counters. */
 @Module({
@@ -46,9 +46,9 @@ import { LeadHoldsService } from './lead-holds.service';
     LeadCallableService,
     LeadStatsService,
     LeadPlanningCountersCompactor,
-    LeadHoldsRepository,
-    LeadHoldsService,
+    LeadDialingRepository,
+    LeadDialingService,
   ],
-  exports: [LeadCallAttemptsService, LeadStatsService, LeadHoldsService],
+  exports: [LeadCallAttemptsService, LeadStatsService, LeadDialingService],
 })
 export class LeadsModule {}

@@ -15,7 +15,7 @@ import { LEAD_ERRORS } from './domain/leads.errors';
 import { LeadPreparationService } from './lead-preparation.service';
 import { StatusCataloguesService } from './status-catalogues.service';
 import { LeadChanges, LeadForUpdate, LeadsRepository } from './persistence/leads.repository';
-import { LeadHoldsService } from './lead-holds.service';
+import { LeadDialingService } from './lead-dialing.service';
 
 /**
  * Writes of one lead, the synchronous create and the partial update, for both v1 and v2 (rules in domain/ and
@@ -27,7 +27,7 @@ export class LeadsService {
   constructor(
     private readonly ds: DataSource,
     private readonly repo: LeadsRepository,
-    private readonly holds: LeadHoldsService,
+    private readonly holds: LeadDialingService,
     private readonly preparation: LeadPreparationService,
     private readonly statuses: StatusCataloguesService,
     private readonly orders: OrdersService,
@@ -62,7 +62,7 @@ export class LeadsService {
   /**
    * The update's transaction: the lead locked (lockForChange), then what depends on what it holds: the status move (and the
    * qualified limit it may reach) and its zone; when an input of the dialing decision changes (number, zone, consent, an explicit
-   * call time), the decision made for the lead as it will be (LeadHoldsService.decideFor); one UPDATE.
+   * call time), the decision made for the lead as it will be (LeadDialingService.decideFor); one UPDATE.
    */
   private async applyUpdate(m: EntityManager, id: number, update: LeadUpdate, statuses: readonly LeadStatus[], access: ClientAccess): Promise<void> {
     const changes: LeadChanges = { ...update.changes };

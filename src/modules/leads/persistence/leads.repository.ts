@@ -81,7 +81,7 @@ export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'custom
   dialAfter?: Date | null;
   /** A recorded call's count. */
   attemptCount?: number;
-  /** The dialing decision's result (LeadHoldsService.decideFor), written with the change it follows. */
+  /** The dialing decision's result (LeadDialingService.decideFor), written with the change it follows. */
   planningCallAt?: Date | null;
   dialingHold?: HoldReason[] | null;
   dialingHoldSince?: Date | null;

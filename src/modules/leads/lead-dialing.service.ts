@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { decideDialing, type DialingDecision, type HoldReason } from '../dialing/domain/dialing-decision';
 import { OrdersService } from '../orders/orders.service';
 import type { OrderSettings } from '../orders/domain/order-settings';
-import { type DncListScope, DECIDE_CHUNK, type LeadDialingRow, LeadHoldsRepository, type LeadSelector } from './persistence/lead-holds.repository';
+import { type DncListScope, DECIDE_CHUNK, type LeadDialingRow, LeadDialingRepository, type LeadSelector } from './persistence/lead-dialing.repository';
 
 /**
  * Where the dialing decision (dialing/domain/dialing-decision.ts) is made for stored leads: every writer that changes an input of
@@ -11,9 +11,9 @@ import { type DncListScope, DECIDE_CHUNK, type LeadDialingRow, LeadHoldsReposito
  * the leads it touched, inside its own transaction; readers show what it stored. Creates decide in buildNewLead.
  */
 @Injectable()
-export class LeadHoldsService implements OnModuleInit {
+export class LeadDialingService implements OnModuleInit {
   constructor(
-    private readonly repo: LeadHoldsRepository,
+    private readonly repo: LeadDialingRepository,
     private readonly orders: OrdersService,
   ) {}
 
@@ -21,7 +21,7 @@ export class LeadHoldsService implements OnModuleInit {
     this.orders.onDialingRulesChanged((m, orderId) => this.redecide(m, { orderId }).then(() => undefined));
   }
 
-  /** For a write of do-not-call entries: the orders the lists cover, locked until `m` ends (see LeadHoldsRepository.lockListOrders). */
+  /** For a write of do-not-call entries: the orders the lists cover, locked until `m` ends (see LeadDialingRepository.lockListOrders). */
   lockLists(m: EntityManager, lists: DncListScope[] | 'every'): Promise<void> {
     return this.repo.lockListOrders(m, lists);
   }

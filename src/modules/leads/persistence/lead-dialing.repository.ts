@@ -40,7 +40,7 @@ function selectorWhere(s: LeadSelector): { sql: string; value: unknown } {
 type RawRow = Omit<LeadDialingRow, 'hold'> & { holdReasons: HoldReason[] | null; holdSince: Date | null };
 
 @Injectable()
-export class LeadHoldsRepository {
+export class LeadDialingRepository {
   /**
    * For a write of do-not-call entries: the orders the lists cover (`'every'`: all of them), locked `FOR UPDATE` in id order until the
    * transaction ends. A create or update that may plan a lead of them holds its order `FOR KEY SHARE` before it checks the lists (the
