@@ -6,6 +6,7 @@ import { BatchRow, LeadBulkRepository } from '../../../modules/leads/persistence
 import { LEAD_COUNTERS } from '../../../modules/leads/persistence/lead-counters';
 import { LEAD_PLANNING_COUNTERS } from '../../../modules/leads/persistence/lead-planning-counters';
 import { LeadsRepository } from '../../../modules/leads/persistence/leads.repository';
+import { LeadDialingRepository } from '../../../modules/leads/persistence/lead-dialing.repository';
 import { RecordingDatabase, sent, SqlCapture, SqlSnapshot } from '../sql-capture';
 import { counterSetStatements, counterStats } from './counter-sets';
 import { DAYS_RANGE, describeInputs, FROM_WHOLE_HOUR, HOURS_RANGE, IDS, LIMIT, NOW, seq, SHORT_RANGE } from './inputs';
@@ -173,4 +174,51 @@ const leadPlanningCounters: SqlSnapshot = {
   ],
 };
 
-export const LEAD_SNAPSHOTS: SqlSnapshot[] = [leadsRepository, leadBulkRepository, leadCounters, leadPlanningCounters];
+const dialing = new LeadDialingRepository();
+const HELD = { reasons: ['daily_attempt_cap' as const], since: NOW };
+
+const leadDialingRepository: SqlSnapshot = {
+  file: 'src/modules/leads/persistence/lead-dialing.repository.sql',
+  captures: [
+    sent({ fn: 'LeadDialingRepository.lockListOrders', note: "an order's list", inputs: 'lists: [order 3]' }, (db) =>
+      dialing.lockListOrders(db.asManager(), [{ scope: 'order', orderId: 3, clientId: null }]),
+    ),
+    sent({ fn: 'LeadDialingRepository.lockListOrders', note: "a client's list and an order's", inputs: 'lists: [client 2, order 3]' }, (db) =>
+      dialing.lockListOrders(db.asManager(), [
+        { scope: 'client', orderId: null, clientId: 2 },
+        { scope: 'order', orderId: 3, clientId: null },
+      ]),
+    ),
+    sent({ fn: 'LeadDialingRepository.lockListOrders', note: 'the global list, or an expiry batch: every order', inputs: "lists: 'every'" }, (db) =>
+      dialing.lockListOrders(db.asManager(), 'every'),
+    ),
+    sent({ fn: 'LeadDialingRepository.lockOrderOfLead', note: 'before the lead row lock of an update or a call', inputs: 'leadId: 7' }, (db) =>
+      dialing.lockOrderOfLead(db.asManager(), 7),
+    ),
+    sent({ fn: 'LeadDialingRepository.lockFacts', note: 'an order whose rules changed, the round after lead 100', inputs: 'orderId: 3, afterId: 100' }, (db) =>
+      dialing.lockFacts(db.asManager(), { orderId: 3 }, NOW, 100),
+    ),
+    sent({ fn: 'LeadDialingRepository.lockFacts', note: 'the leads a list held, its entries gone', inputs: "phones: ['+4930123456'], heldBy: dnc" }, (db) =>
+      dialing.lockFacts(db.asManager(), { phones: ['+4930123456'], heldBy: 'dnc' }, NOW),
+    ),
+    sent({ fn: 'LeadDialingRepository.factsOf', note: 'one lead, as it will be with a new number', inputs: "id: 7, phone: '+4930123457'" }, (db) =>
+      dialing.factsOf(db.asManager(), 7, '+4930123457', NOW),
+    ),
+    sent(
+      { fn: 'LeadDialingRepository.writeDecisions', note: 'only the rows whose decision differs', inputs: 'lead 7 capped, lead 8 planned' },
+      (db) =>
+        dialing.writeDecisions(db.asManager(), [
+          { id: 7, decision: { planningCallAt: NOW, hold: HELD, capUntil: NOW } },
+          { id: 8, decision: { planningCallAt: NOW, hold: null, capUntil: null } },
+        ]),
+      () => [{ n: 2 }],
+    ),
+    sent(
+      { fn: 'LeadDialingRepository.holdListed', note: "an add to a client's list", inputs: "phones: ['+4930123456'], client 2" },
+      (db) => dialing.holdListed(['+4930123456'], { scope: 'client', orderId: null, clientId: 2 }, db.asManager()),
+      () => [{ n: 1 }],
+    ),
+  ],
+};
+
+export const LEAD_SNAPSHOTS: SqlSnapshot[] = [leadsRepository, leadBulkRepository, leadDialingRepository, leadCounters, leadPlanningCounters];
