@@ -13,6 +13,7 @@ import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, 
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
 import { orderClientOf } from './domain/order-client';
 import type { OrderRecord } from './domain/order-record';
+import { changesDialingRules } from './domain/dialing-rules';
 import { CALL_ORDER_CLIENT_CODE_INDEX, CALL_ORDER_OWN_CODE_INDEX } from './persistence/call-order.entity';
 import { OrdersRepository } from './persistence/orders.repository';
 import { EventOutbox } from '../events/event-outbox.service';
@@ -47,21 +48,6 @@ function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: unknown; driverError?: { code?: unknown } } | null;
   return e?.code === FOREIGN_KEY_VIOLATION || e?.driverError?.code === FOREIGN_KEY_VIOLATION;
 }
-
-/**
- * The order fields the dialing decision reads (dialing/domain/dialing-decision.ts DialingRules), and the client, whose list
- * covers the order's leads: a change of any of them decides the order's leads again.
- */
-const DIALING_RULE_FIELDS = [
-  'consentRequired',
-  'clientId',
-  'maxAttemptsPerDay',
-  'callSchedule',
-  'callHolidayOverrides',
-  'defaultTimeZone',
-  'defaultUtcOffset',
-  'ignoreLeadTimezone',
-] as const satisfies readonly (keyof OrderChanges & keyof OrderRecord)[];
 
 type DialingRulesHook = (m: EntityManager, orderId: number) => Promise<void>;
 
@@ -181,14 +167,13 @@ export class OrdersService {
     if (await this.repo.isCodeTakenByAnother(m, code, clientId, id)) throw orderCodeTaken(code);
   }
 
-  /** Registers what to do, in an order update's transaction, when a rule its leads are dialled by changes (DIALING_RULE_FIELDS). */
+  /** Registers what to do, in an order update's transaction, when a rule its leads are dialled by changes (changesDialingRules). */
   onDialingRulesChanged(hook: DialingRulesHook): void {
     this.dialingRulesHooks.push(hook);
   }
 
   private async dialingRulesChanged(m: EntityManager, id: number, before: OrderRecord, changes: OrderChanges): Promise<void> {
-    const changed = DIALING_RULE_FIELDS.some((f) => changes[f] !== undefined && JSON.stringify(changes[f]) !== JSON.stringify(before[f] ?? null));
-    if (!changed) return;
+    if (!changesDialingRules(before, changes)) return;
     // The hooks decide with the new settings: read in this transaction, not from the cache.
     this.settingsCache.delete(id);
     for (const hook of this.dialingRulesHooks) await hook(m, id);
