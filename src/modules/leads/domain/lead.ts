@@ -164,9 +164,6 @@ export interface LeadForCall {
   orderId: number;
   phone: string;
   attemptCount: number;
-  utcOffset: number | null;
-  timeZone: string | null;
-  consent: Consent | null;
 }
 
 /** What a lead list filters on (counters and page queries in persistence/ read it). */

@@ -100,7 +100,7 @@ export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]>
 const FOR_UPDATE = LEAD_COLUMNS.only(FOR_UPDATE_FIELDS);
 
 /** The lead as a recorded call needs it (LeadForCall). */
-const FOR_CALL = LEAD_COLUMNS.only(['orderId', 'phone', 'attemptCount', 'utcOffset', 'timeZone', 'consent'] satisfies (keyof LeadForCall)[]);
+const FOR_CALL = LEAD_COLUMNS.only(['orderId', 'phone', 'attemptCount'] satisfies (keyof LeadForCall)[]);
 
 /** Lock keys: 64-bit hashes of a namespaced text, so they cannot meet other modules' locks. */
 export const phoneLockKey = (orderId: number, phone: string) => `lead-phone:${orderId}:${phone}`;
