@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
 import request from 'supertest';
-import { createLead, createLeadOrder, TestOrder } from './factories/leads';
+import { nextLocalMidnight, noonOffset, redialOrder } from './factories/dialing';
+import { createLead, TestOrder } from './factories/leads';
 import { callStatusId, recordCall } from './factories/calls';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -15,24 +15,10 @@ describe('daily attempt cap', () => {
       .set('X-Api-Key', t.apiKey)
       .send(body as object);
   const get = (path: string) => request(t.http).get(path).set('X-Api-Key', t.apiKey);
-  // A fixed offset that puts the lead near its local noon, far from the day's edges.
-  const offset = () => Math.max(-12, Math.min(14, 12 - new Date().getUTCHours()));
-  const nextLocalMidnight = () =>
-    DateTime.utc()
-      .setZone(`UTC${offset() >= 0 ? '+' : ''}${offset()}`)
-      .plus({ days: 1 })
-      .startOf('day')
-      .toMillis();
+  const offset = noonOffset;
 
   /** An order with a 10-minute redial interval, dialing any time, capped at `cap` calls a day. */
-  const cappedOrder = async (cap: number | null): Promise<TestOrder> => {
-    const o = await createLeadOrder(t);
-    const [group] = await t.ds.query(`INSERT INTO call_attempt_group (title, intervals, repeat_last_interval) VALUES ($1, '{10}', true) RETURNING id`, [
-      `cap-test-${o.id}`,
-    ]);
-    await post(`/v2/order/update/${o.id}/`, { maxAttemptsPerDay: cap, autoDialingEnabled: true, callAttemptGroupId: group.id }).expect(200);
-    return o;
-  };
+  const cappedOrder = (cap: number | null): Promise<TestOrder> => redialOrder(t, { maxAttemptsPerDay: cap });
   const call = (o: TestOrder, leadId: number) =>
     recordCall(t, {
       leadId,

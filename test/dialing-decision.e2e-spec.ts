@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
 import request from 'supertest';
 import { callStatusId, recordCall } from './factories/calls';
-import { createLead, createLeadOrder, testPhone, type TestOrder } from './factories/leads';
+import { nextLocalMidnight, noonOffset, redialOrder } from './factories/dialing';
+import { createLead, testPhone, type TestOrder } from './factories/leads';
 import { type FeedEvent, feedHead, followFeed } from './support/event-feed';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -16,25 +16,10 @@ describe('the dialing decision on every path', () => {
   let seq = 0;
   const post = (path: string, body: object) => request(t.http).post(path).set('X-Api-Key', t.apiKey).send(body);
   const get = async (path: string) => (await request(t.http).get(path).set('X-Api-Key', t.apiKey).expect(200)).body.data;
-  // A fixed offset that puts the lead near its local noon, far from the edges of its day.
-  const offset = () => Math.max(-12, Math.min(14, 12 - new Date().getUTCHours()));
-  const nextLocalMidnight = () =>
-    DateTime.utc()
-      .setZone(`UTC${offset() >= 0 ? '+' : ''}${offset()}`)
-      .plus({ days: 1 })
-      .startOf('day')
-      .toMillis();
+  const offset = noonOffset;
   const consent = () => ({ givenAt: new Date(Date.now() - 60_000).toISOString(), source: 'web_form' });
 
-  /** An order dialling any time with a 10-minute redial, its rules as given. */
-  const order = async (rules: { maxAttemptsPerDay?: number | null; consentRequired?: boolean } = {}): Promise<TestOrder> => {
-    const o = await createLeadOrder(t);
-    const [group] = await t.ds.query(`INSERT INTO call_attempt_group (title, intervals, repeat_last_interval) VALUES ($1, '{10}', true) RETURNING id`, [
-      `decision-${o.id}`,
-    ]);
-    await post(`/v2/order/update/${o.id}/`, { autoDialingEnabled: true, callAttemptGroupId: group.id, ...rules }).expect(200);
-    return o;
-  };
+  const order = (rules: { maxAttemptsPerDay?: number | null; consentRequired?: boolean } = {}) => redialOrder(t, rules);
   const call = (o: TestOrder, leadId: number, startedAt = new Date(Date.now() - 60_000)) =>
     recordCall(t, {
       leadId,
