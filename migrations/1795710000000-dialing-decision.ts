@@ -36,6 +36,25 @@ async function leadUpdateEvents(q: QueryRunner, columns: string, whenExtra: stri
     EXECUTE FUNCTION event_on_lead_update()`);
 }
 
+/** The lead trigger of this version: a listed number holds the lead (dnc_hold_reasons), under the numbers' advisory locks. */
+export const LEAD_DNC_HOLD = `
+      CREATE OR REPLACE FUNCTION lead_dnc_hold() RETURNS trigger LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' OR OLD.planning_call_at IS NULL OR OLD.phone <> NEW.phone OR OLD.order_id <> NEW.order_id THEN
+          PERFORM pg_advisory_xact_lock_shared(hashtext('dnc_entry'), hashtext(NEW.phone) & 255);
+        END IF;
+        IF dnc_blocks(NEW.phone, NEW.order_id, now()) THEN
+          NEW.planning_call_at := NULL;
+          NEW.daily_cap_until := NULL;
+          NEW.dialing_hold := dnc_hold_reasons(NEW.dialing_hold);
+          NEW.dialing_hold_since := date_trunc('second', now());
+          IF TG_OP = 'UPDATE' THEN
+            IF OLD.dialing_hold IS NOT NULL THEN NEW.dialing_hold_since := OLD.dialing_hold_since; END IF;
+          END IF;
+        END IF;
+        RETURN NEW;
+      END $$`;
+
 /**
  * The dialing decision's stored inputs and result: `dial_after` (the moment a lead is wanted; NULL: dialling stopped) and
  * `dialing_hold` (every reason it is held, since `dialing_hold_since`) replace `planning_hold`. The do-not-call part of the rule
@@ -70,23 +89,7 @@ export class DialingDecision1795710000000 implements MigrationInterface {
       CREATE FUNCTION dnc_hold_reasons(p_hold varchar[]) RETURNS varchar[] LANGUAGE sql IMMUTABLE AS $$
         SELECT ARRAY['dnc']::varchar[] || array_remove(array_remove(coalesce(p_hold, '{}'::varchar[]), 'dnc'), 'daily_attempt_cap')
       $$`);
-    await q.query(`
-      CREATE OR REPLACE FUNCTION lead_dnc_hold() RETURNS trigger LANGUAGE plpgsql VOLATILE AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' OR OLD.planning_call_at IS NULL OR OLD.phone <> NEW.phone OR OLD.order_id <> NEW.order_id THEN
-          PERFORM pg_advisory_xact_lock_shared(hashtext('dnc_entry'), hashtext(NEW.phone) & 255);
-        END IF;
-        IF dnc_blocks(NEW.phone, NEW.order_id, now()) THEN
-          NEW.planning_call_at := NULL;
-          NEW.daily_cap_until := NULL;
-          NEW.dialing_hold := dnc_hold_reasons(NEW.dialing_hold);
-          NEW.dialing_hold_since := date_trunc('second', now());
-          IF TG_OP = 'UPDATE' THEN
-            IF OLD.dialing_hold IS NOT NULL THEN NEW.dialing_hold_since := OLD.dialing_hold_since; END IF;
-          END IF;
-        END IF;
-        RETURN NEW;
-      END $$`);
+    await q.query(LEAD_DNC_HOLD);
     await leadUpdateEvents(q, unpresented(['dial_after']), '');
   }
 

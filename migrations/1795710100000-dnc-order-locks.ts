@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { LEAD_DNC_HOLD } from './1795710000000-dialing-decision';
 
 /**
  * The do-not-call coverage rule written once (`dnc_covers`), for the lead trigger, `dnc_blocks` and the set-based add. The race (a lead planned while its number is added or removed) is closed by row locks on the orders, which meet
@@ -65,23 +66,7 @@ export class DncOrderLocks1795710100000 implements MigrationInterface {
           AND (d.scope = 'global' OR (d.scope = 'order' AND d.order_id = p_order_id)
                OR (d.scope = 'client' AND d.client_id = (SELECT o.client_id FROM call_order o WHERE o.id = p_order_id))))
       $$`);
-    await q.query(`
-      CREATE OR REPLACE FUNCTION lead_dnc_hold() RETURNS trigger LANGUAGE plpgsql VOLATILE AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' OR OLD.planning_call_at IS NULL OR OLD.phone <> NEW.phone OR OLD.order_id <> NEW.order_id THEN
-          PERFORM pg_advisory_xact_lock_shared(hashtext('dnc_entry'), hashtext(NEW.phone) & 255);
-        END IF;
-        IF dnc_blocks(NEW.phone, NEW.order_id, now()) THEN
-          NEW.planning_call_at := NULL;
-          NEW.daily_cap_until := NULL;
-          NEW.dialing_hold := dnc_hold_reasons(NEW.dialing_hold);
-          NEW.dialing_hold_since := date_trunc('second', now());
-          IF TG_OP = 'UPDATE' THEN
-            IF OLD.dialing_hold IS NOT NULL THEN NEW.dialing_hold_since := OLD.dialing_hold_since; END IF;
-          END IF;
-        END IF;
-        RETURN NEW;
-      END $$`);
+    await q.query(LEAD_DNC_HOLD);
     await q.query(`DROP FUNCTION dnc_covers(varchar, int, int, int, int)`);
   }
 }
