@@ -47,6 +47,11 @@ export class DncOrderLocks1795710100000 implements MigrationInterface {
         END IF;
         RETURN NEW;
       END $$`);
+    // A lead created held (no consent) is checked too, so its hold names every reason (decideDialing: 'dnc' with 'no_consent').
+    await q.query(`DROP TRIGGER lead_dnc_hold_ins ON lead`);
+    await q.query(
+      `CREATE TRIGGER lead_dnc_hold_ins BEFORE INSERT ON lead FOR EACH ROW WHEN (NEW.planning_call_at IS NOT NULL OR NEW.dialing_hold IS NOT NULL) EXECUTE FUNCTION lead_dnc_hold()`,
+    );
     await q.query(`DROP FUNCTION dnc_lock(text[], boolean)`);
   }
 
@@ -66,6 +71,10 @@ export class DncOrderLocks1795710100000 implements MigrationInterface {
           AND (d.scope = 'global' OR (d.scope = 'order' AND d.order_id = p_order_id)
                OR (d.scope = 'client' AND d.client_id = (SELECT o.client_id FROM call_order o WHERE o.id = p_order_id))))
       $$`);
+    await q.query(`DROP TRIGGER lead_dnc_hold_ins ON lead`);
+    await q.query(
+      `CREATE TRIGGER lead_dnc_hold_ins BEFORE INSERT ON lead FOR EACH ROW WHEN (NEW.planning_call_at IS NOT NULL) EXECUTE FUNCTION lead_dnc_hold()`,
+    );
     await q.query(LEAD_DNC_HOLD);
     await q.query(`DROP FUNCTION dnc_covers(varchar, int, int, int, int)`);
   }

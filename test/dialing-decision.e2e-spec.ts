@@ -127,6 +127,16 @@ describe('the dialing decision on every path', () => {
     expect(raised.planned).toBeLessThan(nextLocalMidnight());
   });
 
+  it('a lead created without consent for a listed number is held for both, and released only when both go', async () => {
+    const o = await order({ consentRequired: true });
+    const phone = testPhone();
+    await post('/v2/dnc/add/', { phones: [phone], orderId: o.id }).expect(200);
+    const id = await createLead(t, o, { phone });
+    expect(await readers(id)).toEqual({ planned: null, hold: ['dnc', 'no_consent'], reasons: expect.arrayContaining(['dnc', 'no_consent']) });
+    await post('/v2/dnc/remove/', { phones: [phone], orderId: o.id }).expect(200);
+    expect(await readers(id)).toMatchObject({ planned: null, hold: ['no_consent'] });
+  });
+
   it('the feed says why a lead stopped and started: dialingHold in the lead and in changed', async () => {
     const o = await order({ consentRequired: true });
     const phone = testPhone();
