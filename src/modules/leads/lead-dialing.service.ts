@@ -6,9 +6,10 @@ import type { OrderSettings } from '../orders/domain/order-settings';
 import { type DncListScope, DECIDE_CHUNK, type LeadDialingRow, LeadDialingRepository, type LeadSelector } from './persistence/lead-dialing.repository';
 
 /**
- * Where the dialing decision (dialing/domain/dialing-decision.ts) is made for stored leads: every writer that changes an input of
- * it (a lead update, a recorded call, a do-not-call add, removal or expiry, an order's dialing rules) ends by asking `redecide` for
- * the leads it touched, inside its own transaction; readers show what it stored. Creates decide in buildNewLead.
+ * Where the dialing decision (dialing/domain/dialing-decision.ts) is made for stored leads, inside each writer's transaction: a
+ * lead update or a recorded call asks `decideFor` and writes the result in its own UPDATE; a do-not-call add holds set-based
+ * (`stopPlanned`, the decision's do-not-call part); a removal, an expiry and an order's rule change ask `redecide`. Creates decide
+ * in buildNewLead. Readers show what it stored.
  */
 @Injectable()
 export class LeadDialingService implements OnModuleInit {
@@ -52,8 +53,8 @@ export class LeadDialingService implements OnModuleInit {
   }
 
   /**
-   * The decision made again for the selected leads whose dialling is wanted, from what is stored now (the caller's changes
-   * included), in rounds of DECIDE_CHUNK leads locked in id order; what differs is written. How many leads changed.
+   * The decision made again for the selected leads, from what is stored now (the caller's changes included), in rounds of
+   * DECIDE_CHUNK leads locked in id order; what differs is written. How many leads changed.
    */
   async redecide(m: EntityManager, selector: LeadSelector, now = new Date()): Promise<number> {
     let changed = 0;
