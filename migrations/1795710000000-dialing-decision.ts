@@ -15,24 +15,30 @@ const BASE_UNPRESENTED = [
 ];
 const unpresented = (extra: string[]) => `ARRAY[${[...BASE_UNPRESENTED, ...extra].map((c) => `'${c}'`).join(', ')}]::text[]`;
 
-async function leadUpdateEvents(q: QueryRunner, columns: string, whenExtra: string): Promise<void> {
+/**
+ * The lead.updated trigger with its unpresented `columns`. `whenExtra` null: the function compares the row versions itself (one
+ * to_jsonb of each, not two: a WHEN clause computes them again before the function does), and returns when nothing presented
+ * changed; else the WHEN clause of the earlier versions, with `whenExtra` before it.
+ */
+async function leadUpdateEvents(q: QueryRunner, columns: string, whenExtra: string | null): Promise<void> {
   await q.query(`DROP TRIGGER event_lead_upd ON lead`);
   await q.query(`
     CREATE OR REPLACE FUNCTION event_on_lead_update() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       v_old jsonb := to_jsonb(OLD) - ${columns};
       v_new jsonb := to_jsonb(NEW);
+      v_shown jsonb := v_new - ${columns};
     BEGIN
+      ${whenExtra === null ? 'IF v_shown = v_old THEN RETURN NULL; END IF;' : ''}
       INSERT INTO event (type, order_id, payload)
       SELECT 'lead.updated', NEW.order_id, jsonb_build_object(
                'row', v_new || jsonb_build_object('social_a_id', NEW.social_a_id::text, 'messenger_id', NEW.messenger_id::text),
-               'changed', (SELECT jsonb_agg(n.key) FROM jsonb_each(v_new - ${columns}) n
-                            WHERE n.value IS DISTINCT FROM v_old -> n.key));
+               'changed', (SELECT jsonb_agg(n.key) FROM jsonb_each(v_shown) n WHERE n.value IS DISTINCT FROM v_old -> n.key));
       RETURN NULL;
     END $$`);
   await q.query(`
     CREATE TRIGGER event_lead_upd AFTER UPDATE ON lead FOR EACH ROW
-    WHEN (${whenExtra}(to_jsonb(OLD) - ${columns}) IS DISTINCT FROM (to_jsonb(NEW) - ${columns}))
+    ${whenExtra === null ? '' : `WHEN (${whenExtra}(to_jsonb(OLD) - ${columns}) IS DISTINCT FROM (to_jsonb(NEW) - ${columns}))`}
     EXECUTE FUNCTION event_on_lead_update()`);
 }
 
@@ -90,7 +96,7 @@ export class DialingDecision1795710000000 implements MigrationInterface {
         SELECT ARRAY['dnc']::varchar[] || array_remove(array_remove(coalesce(p_hold, '{}'::varchar[]), 'dnc'), 'daily_attempt_cap')
       $$`);
     await q.query(LEAD_DNC_HOLD);
-    await leadUpdateEvents(q, unpresented(['dial_after']), '');
+    await leadUpdateEvents(q, unpresented(['dial_after']), null);
   }
 
   async down(q: QueryRunner): Promise<void> {
