@@ -37,9 +37,9 @@ export class LeadDialingService implements OnModuleInit {
    * list when the order has none: DncService.optOutOnCall), as lockLists.
    */
   async lockForOptOut(m: EntityManager, leadId: number): Promise<void> {
-    const owner = await this.repo.clientOfLead(m, leadId);
-    if (!owner) return;
-    await this.repo.lockListOrders(m, owner.clientId === null ? 'every' : [{ scope: 'client', orderId: null, clientId: owner.clientId }]);
+    const clientId = await this.repo.clientOfLead(m, leadId);
+    if (clientId === undefined) return;
+    await this.repo.lockListOrders(m, clientId === null ? 'every' : [{ scope: 'client', orderId: null, clientId }]);
   }
 
   /** A list now covers `phones`: the leads it covers are held (the decision's do-not-call part, set-based); how many. */

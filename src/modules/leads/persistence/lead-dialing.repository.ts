@@ -58,21 +58,18 @@ export class LeadDialingRepository {
     await m.query(`SELECT id FROM call_order WHERE ${where} ORDER BY id FOR UPDATE`, p);
   }
 
-  /** A lead's order `FOR KEY SHARE` (see lockListOrders), before the lead's row lock; the lead's order id. */
-  async lockOrderOfLead(m: EntityManager, leadId: number): Promise<number | null> {
-    const rows = await m.query<{ id: number }[]>(`SELECT o.id FROM call_order o WHERE o.id = (SELECT order_id FROM lead WHERE id = $1) FOR KEY SHARE`, [
-      leadId,
-    ]);
-    return rows[0]?.id ?? null;
+  /** A lead's order `FOR KEY SHARE` (see lockListOrders), before the lead's row lock. */
+  async lockOrderOfLead(m: EntityManager, leadId: number): Promise<void> {
+    await m.query(`SELECT o.id FROM call_order o WHERE o.id = (SELECT order_id FROM lead WHERE id = $1) FOR KEY SHARE`, [leadId]);
   }
 
-  /** A lead's order's client (null: the call center's own), read without a lock. */
-  async clientOfLead(m: EntityManager, leadId: number): Promise<{ orderId: number; clientId: number | null } | null> {
-    const rows = await m.query<{ orderId: number; clientId: number | null }[]>(
-      `SELECT o.id AS "orderId", o.client_id AS "clientId" FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1`,
+  /** A lead's order's client (null: the call center's own; undefined: no such lead), read without a lock. */
+  async clientOfLead(m: EntityManager, leadId: number): Promise<number | null | undefined> {
+    const rows = await m.query<{ clientId: number | null }[]>(
+      `SELECT o.client_id AS "clientId" FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = $1`,
       [leadId],
     );
-    return rows[0] ?? null;
+    return rows[0]?.clientId;
   }
 
   /**
@@ -81,18 +78,17 @@ export class LeadDialingRepository {
    */
   async lockFacts(m: EntityManager, selector: LeadSelector, now: Date, afterId = 0, limit = DECIDE_CHUNK): Promise<LeadDialingRow[]> {
     const where = selectorWhere(selector);
-    return this.readFacts(m, `${where.sql} AND l.id > $3 ORDER BY l.id LIMIT $4 FOR UPDATE OF l`, [where.value, now, afterId, limit]);
+    return this.readFacts(m, `l.phone`, `${where.sql} AND l.id > $3 ORDER BY l.id LIMIT $4 FOR UPDATE OF l`, [where.value, now, afterId, limit]);
   }
 
   /** One lead's facts, as they will be once its number is `phone` (an update's new number); the caller holds its row lock. */
   async factsOf(m: EntityManager, id: number, phone: string | undefined, now: Date): Promise<LeadDialingRow | null> {
-    const rows = await this.readFacts(m, `l.id = $1`, [id, now, phone ?? null]);
+    const rows = await this.readFacts(m, `coalesce($3::text, l.phone)`, `l.id = $1`, [id, now, phone ?? null]);
     return rows[0] ?? null;
   }
 
-  private async readFacts(m: EntityManager, where: string, params: unknown[]): Promise<LeadDialingRow[]> {
-    // $2 is now; $3, when a text, a number the lead is about to have.
-    const phone = params.length === 3 ? `coalesce($3::text, l.phone)` : `l.phone`;
+  /** The facts of the leads `where` selects, the lists checked for the number `phone` says; $2 is now. */
+  private async readFacts(m: EntityManager, phone: string, where: string, params: unknown[]): Promise<LeadDialingRow[]> {
     const rows = await m.query<RawRow[]>(
       `SELECT l.id, l.order_id AS "orderId", l.time_zone AS "timeZone", l.utc_offset AS "utcOffset", l.consent IS NOT NULL AS "hasConsent",
               l.dial_after AS "dialAfter", dnc_blocks(${phone}, l.order_id, $2) AS "dncListed",
