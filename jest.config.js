@@ -5,7 +5,12 @@ const { availableParallelism } = require('node:os');
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json', diagnostics: false }],
 };
-const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
+const common = {
+  testEnvironment: 'node',
+  transform,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/release-stdin.ts'],
+};
 
 module.exports = {
   // Jest reads testTimeout and maxWorkers from the root config only; inside a project entry they are ignored.
@@ -14,6 +19,9 @@ module.exports = {
   // An e2e file spends most of its time waiting on PostgreSQL and timers, so two files at once keep
   // two cores busy; Jest's default (cores - 1) runs a 2-core machine in band, one core idle.
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  // A worker ends after its last file holding a heap of 1 to 2 GB; on two busy cores its exit can take more than Jest's default
+  // 500 ms, after which Jest kills it and reports a leak. Open handles are what keeps a worker alive, not this (release-stdin.ts).
+  workerGracefulExitTimeout: 5000,
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/clients'], testRegex: '\\.spec\\.ts$' },
     {

@@ -1,4 +1,5 @@
 import type autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Pool } from 'pg';
 import { AppBuild, baselineDists, startAppBuilds } from './support/app-builds';
@@ -14,6 +15,9 @@ import { BenchSection } from './support/report';
  * comma-separated for several). Each build runs alone in its process without workers, rounds interleaved path by path, the least disturbed
  * round counting; ratios are this build's throughput over the baseline's, by server CPU per request and by requests per second.
  */
+
+/** `BENCH_AB_PATH=call` runs only the paths whose name holds each of these words (space-separated); unset: every path. */
+const ONLY = (process.env.BENCH_AB_PATH ?? '').split(' ').filter(Boolean);
 
 export async function buildAbBench(): Promise<BenchSection> {
   if (!baselineDists().length) throw new Error('build-ab compares builds: set BENCH_BASELINE_DIST to the dist/ of another build');
@@ -42,8 +46,11 @@ export async function buildAbBench(): Promise<BenchSection> {
     for (const [name, options] of [
       ['POST /v2/lead/create/', create],
       ['GET /v2/lead/detail/{id}/', detail],
+      ['POST /v2/call/create/', callCreate],
     ] as const) {
-      const variants = builds.map((b) => ({ label: b.label, options: options(b), target: { pid: b.child.pid, cluster, databaseUrl: b.db.url } }));
+      if (!ONLY.every((word) => name.includes(word))) continue;
+      const variants = [];
+      for (const b of builds) variants.push({ label: b.label, options: await options(b), target: { pid: b.child.pid, cluster, databaseUrl: b.db.url } });
       results.push(...(await interleaved(name, variants)));
     }
   } finally {
@@ -59,6 +66,42 @@ export async function buildAbBench(): Promise<BenchSection> {
     machine,
     markdown: markdown(results),
     data: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, builds: builds.map((b) => b.label), results },
+  };
+}
+
+/**
+ * Finished calls from the telephony platform, each with a new platform call id, on a random lead of the build's (the demo's and those
+ * the create path made), with the demo's outcomes (answered, busy, no answer, voicemail) and no agent, as a dialer records them.
+ */
+async function callCreate(b: AppBuild): Promise<autocannon.Options> {
+  const pool = new Pool({ connectionString: b.db.url, max: 1 });
+  const leads = await idRange(pool, 'lead').finally(() => pool.end());
+  const run = randomUUID().slice(0, 8);
+  let n = 0;
+  return {
+    url: `${b.child.ready.url}/v2/call/create/`,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req: autocannon.Request) => {
+          const leadId = leads.lo + Math.floor(Math.random() * (leads.hi - leads.lo + 1));
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', 'x-api-key': b.child.ready.apiKey! },
+            body: JSON.stringify({
+              platformCallId: `ab-${run}-${n++}`,
+              leadId,
+              sipEndpointId: 1,
+              statusId: 2 + (n % 4),
+              direction: 'outgoing',
+              totalDurationSeconds: 20,
+              waitTimeDurationSeconds: 20,
+              talkTimeDurationSeconds: 0,
+            }),
+          };
+        },
+      },
+    ],
   };
 }
 

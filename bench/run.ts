@@ -3,6 +3,7 @@ import { buildAbBench } from './build-ab';
 import { clientKeyBench } from './client-key';
 import { dncAddBench } from './dnc-add';
 import { dncCreateBench } from './dnc-create';
+import { dialerBench } from './dialer';
 import { leadBatchBench } from './lead-batch';
 import { leadCreateBench } from './lead-create';
 import { listsBench } from './lists';
@@ -32,6 +33,7 @@ const BENCHES: Record<string, () => Promise<BenchSection | void>> = {
   'client-key': clientKeyBench,
   'dnc-create': dncCreateBench,
   'dnc-add': dncAddBench,
+  dialer: dialerBench,
 };
 const DEFAULT = ['lead-create', 'lists'];
 

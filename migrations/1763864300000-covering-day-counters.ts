@@ -1,6 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../src/modules/calls/persistence/call-counters';
-import { LEAD_COUNTERS } from '../src/modules/leads/persistence/lead-counters';
+
+/** The day counter tables and their keys as they stood when this migration landed (frozen: it must not follow the live counter sets). */
+const DAY_COUNTERS = [
+  { table: 'lead_count_day', dimensions: ['order_id', 'status_id'] },
+  { table: 'call_count_day', dimensions: ['order_id', 'status_id'] },
+  { table: 'call_user_count_day', dimensions: ['order_id', 'user_id', 'status_id'] },
+];
 
 /**
  * The day counters' primary keys carry the counts (INCLUDE n, min_id, max_id), so a createdAt
@@ -13,18 +18,16 @@ export class CoveringDayCounters1763864300000 implements MigrationInterface {
   name = 'CoveringDayCounters1763864300000';
 
   async up(q: QueryRunner): Promise<void> {
-    for (const set of [LEAD_COUNTERS, CALL_COUNTERS, CALL_USER_COUNTERS]) {
-      const table = `${set.spec.name}_day`;
+    for (const { table, dimensions } of DAY_COUNTERS) {
       await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey`);
-      await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_pkey PRIMARY KEY (${set.spec.dimensions.join(', ')}, day) INCLUDE (n, min_id, max_id)`);
+      await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_pkey PRIMARY KEY (${dimensions.join(', ')}, day) INCLUDE (n, min_id, max_id)`);
     }
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const set of [LEAD_COUNTERS, CALL_COUNTERS, CALL_USER_COUNTERS]) {
-      const table = `${set.spec.name}_day`;
+    for (const { table, dimensions } of DAY_COUNTERS) {
       await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey`);
-      await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_pkey PRIMARY KEY (${set.spec.dimensions.join(', ')}, day)`);
+      await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_pkey PRIMARY KEY (${dimensions.join(', ')}, day)`);
     }
   }
 }

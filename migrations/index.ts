@@ -38,6 +38,11 @@ import { OrderCodePerClient1795720000000 } from './1795720000000-order-code-per-
 import { CallOptOut1795730000000 } from './1795730000000-call-opt-out';
 import { EventClient1795730100000 } from './1795730100000-event-client';
 import { LeadCreateRowVariable1795740000000 } from './1795740000000-lead-create-row-variable';
+import { DialerClaims1795790000000 } from './1795790000000-dialer-claims';
+import { RowTriggers1795800000000 } from './1795800000000-row-triggers';
+import { EventSequencerOnCitus1795800100000 } from './1795800100000-event-sequencer-on-citus';
+import { LeadEventComparedColumns1795780000000 } from './1795780000000-lead-event-compared-columns';
+import { RedialByOutcome1795780100000 } from './1795780100000-redial-by-outcome';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -81,4 +86,9 @@ export const MIGRATIONS = [
   CallOptOut1795730000000,
   EventClient1795730100000,
   LeadCreateRowVariable1795740000000,
+  LeadEventComparedColumns1795780000000,
+  RedialByOutcome1795780100000,
+  DialerClaims1795790000000,
+  RowTriggers1795800000000,
+  EventSequencerOnCitus1795800100000,
 ];

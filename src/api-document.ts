@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { Request } from 'express';
+import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { bodyLimitFor, formatBytes } from './common/body-limits';
 import { MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './common/input-checks';
 import { MAX_IDS_PER_FILTER, QUERY_PARAMETER_LIMIT } from './common/query';
@@ -9,6 +9,8 @@ import { assignOperationIds, declareCommonStatuses, declareResponseHeaders } fro
 import { typeTimestamps } from './common/openapi/timestamps';
 import { addMediaExamples } from './common/openapi/examples';
 import { webhooksSection } from './modules/webhooks/http/webhook-document';
+
+type ServerObject = NonNullable<OpenAPIObject['servers']>[number];
 
 const LIMITS_DESCRIPTION =
   'Limits: each route reads a body up to its own limit (stated on the operation; 413 above it). Before anything else ' +
@@ -28,8 +30,8 @@ function documentBodyLimits(document: OpenAPIObject): void {
   }
 }
 
-/** The OpenAPI 3.1 document of the app's controllers, `servers` naming `serverUrl`. */
-export function buildApiDocument(app: NestExpressApplication, serverUrl: string): OpenAPIObject {
+/** The OpenAPI 3.1 document of the app's controllers, `servers` naming `server`. */
+export function buildApiDocument(app: NestExpressApplication, server: ServerObject): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, apiDescription());
   document.webhooks = webhooksSection();
   document.components = { ...document.components, schemas: { ...sharedSchemas(), ...document.components?.schemas } };
@@ -40,21 +42,21 @@ export function buildApiDocument(app: NestExpressApplication, serverUrl: string)
   declareResponseHeaders(document);
   documentBodyLimits(document);
   addMediaExamples(document);
-  return withServer(document, serverUrl);
+  return { ...document, servers: [server] };
 }
 
-const withServer = (document: OpenAPIObject, url: string): OpenAPIObject => ({ ...document, servers: [{ url, description: 'this instance' }] });
+/**
+ * The `servers` entry: the deployment's public URL when PUBLIC_URL sets one, else `/`, which a
+ * generator resolves against the URL it read the document from (OpenAPI 3.1, 4.8.5). Never the
+ * Host or X-Forwarded-Host of a request: a generated client would bake in whoever fetched it.
+ */
+export const serverOf = (config: Pick<AppConfig, 'publicUrl'>): ServerObject =>
+  config.publicUrl ? { url: config.publicUrl, description: 'this deployment' } : { url: '/', description: 'the host that served this document' };
 
-/** The base URL the request reached this instance at (X-Forwarded-Proto and X-Forwarded-Host behind a proxy, as `trust proxy` reads them). */
-const requestBaseUrl = (req: Request) => `${req.protocol}://${req.host ?? 'localhost'}`;
-
-/** The OpenAPI document at /docs-json and Swagger UI at /docs; `servers` is the URL each request came in at. */
+/** The OpenAPI document at /docs-json and Swagger UI at /docs. */
 export function serveApiDocs(app: NestExpressApplication): void {
-  const document = buildApiDocument(app, '/');
-  SwaggerModule.setup('docs', app, document, {
-    jsonDocumentUrl: 'docs-json',
-    patchDocumentOnRequest: (req, _res, doc) => withServer(doc, requestBaseUrl(req as Request)),
-  });
+  const document = buildApiDocument(app, serverOf(app.get<AppConfig>(APP_CONFIG)));
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
 }
 /** The document's title, description, tags and security scheme; the operations come from the controllers. */
 export function apiDescription(): Omit<OpenAPIObject, 'paths'> {
@@ -76,6 +78,7 @@ export function apiDescription(): Omit<OpenAPIObject, 'paths'> {
       .addTag('leads (v1)', 'The older lead interface: snake_case in, UF_ fields out')
       .addTag('calls', 'Calls made for leads; telephony records finished calls')
       .addTag('do-not-call', 'Phone numbers no order may dial: add, remove, list')
+      .addTag('dialer', 'The telephony platform claims due leads to call, gives them back, looks once more before dialling')
       .addTag('events', 'What changed, in commit order: the event feed an integrator follows (incremental sync)')
       .addTag('webhooks', 'Endpoints that receive the events as signed POSTs (Standard Webhooks), and their deliveries')
       .addTag('users', 'Agents and staff')

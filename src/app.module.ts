@@ -6,7 +6,8 @@ import { DataSource } from 'typeorm';
 import { ApiExceptionFilter } from './common/http-exception.filter';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { APP_CONFIG, AppConfig } from './config/app.config';
-import { dataSourceOptions, guardNewConnections, openDataSource, replicatedDataSourceOptions } from './database/data-source';
+import { dataSourceOptions } from './assembly/data-source';
+import { guardNewConnections, openDataSource, replicatedDataSourceOptions } from './database/open-data-source';
 import { ReadDatabase } from './database/read-database';
 import { SeedModule } from './database/seed/seed.module';
 import { DATABASE_URL } from './database/tokens';
@@ -32,6 +33,7 @@ import { NotificationsModule } from './modules/notifications/notifications.modul
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { EventsModule } from './modules/events/events.module';
 import { DncModule } from './modules/dnc/dnc.module';
+import { DialerModule } from './modules/dialer/dialer.module';
 
 /** How long an HTTP request waits for a pool connection before it is answered 503. */
 const HTTP_CONNECT_WAIT_MS = 3000;
@@ -109,6 +111,7 @@ export class AppModule {
         WebhooksModule,
         EventsModule,
         DncModule,
+        DialerModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

@@ -6,18 +6,15 @@ import helmet from 'helmet';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { EnvelopeExpressAdapter } from './common/envelope-express-adapter';
 import { bodyLimitFor, distinctBodyLimits } from './common/body-limits';
-import { checkInputSafety, deferBodyErrors } from './common/input-checks';
+import { checkInputSafety, deferBodyErrors, readsAsJson, refuseNonJsonBody } from './common/input-checks';
 import { parseQueryString } from './common/query';
+import { revalidateOnNoCache } from './common/conditional-get';
 import { serveApiDocs } from './api-document';
 import { createValidationPipe } from './common/validation';
 import { type ObservedRequest, RequestObserverMiddleware } from './modules/observability/http/request-observer.middleware';
 
 type BodyParserRequest = { headers: Record<string, unknown>; url?: string };
 
-const isJsonRequest = (req: BodyParserRequest) => {
-  const type = req.headers['content-type'];
-  return !type || (typeof type === 'string' && /json/i.test(type));
-};
 const pathOf = (req: BodyParserRequest) => (req.url ?? '/').split('?')[0];
 const BODY_LIMIT = Symbol('bodyLimit');
 /** The route's body limit, looked up once per request (each parser asks). */
@@ -43,8 +40,11 @@ function configureApp(app: NestExpressApplication): void {
   const observer = app.get(RequestObserverMiddleware);
   app.use((req: ObservedRequest, res: Response, next: NextFunction) => observer.use(req, res, next));
   useJsonBodyParsers(app);
+  // A matching If-None-Match answers 304 also under Cache-Control: no-cache, which fetch always adds.
+  app.use(revalidateOnNoCache);
   // Input refused here is answered after authentication (see input-checks.ts).
   app.use(deferBodyErrors);
+  app.use(refuseNonJsonBody);
   app.use(checkInputSafety);
   app.set('query parser', parseQueryString);
   app.set('trust proxy', true);
@@ -69,10 +69,10 @@ function securityHeaders(): RequestHandler {
 /**
  * JSON bodies up to the route's limit (body-limits.ts): one parser per distinct limit, each
  * taking only the requests whose route has its limit. A request without Content-Type is read
- * as JSON too (API.md: all requests are JSON).
+ * as JSON too (API.md: all requests are JSON); a body of another type is a 415 (refuseNonJsonBody).
  */
 function useJsonBodyParsers(app: NestExpressApplication): void {
   for (const limit of distinctBodyLimits()) {
-    app.useBodyParser('json', { limit, type: (req: BodyParserRequest) => isJsonRequest(req) && bodyLimitOf(req) === limit });
+    app.useBodyParser('json', { limit, type: (req: BodyParserRequest) => readsAsJson(req.headers['content-type']) && bodyLimitOf(req) === limit });
   }
 }

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { AppModule } from './app.module';
 import { createApp } from './app.setup';
 import { ConfigError, loadConfig } from './config/app.config';
-import { applyMigrations } from './database/data-source';
+import { applyMigrations } from './assembly/data-source';
 import { openDatabase } from './database/start-database';
 import { withStartLock } from './database/start-lock';
 import { bootstrapApiKey } from './modules/auth/bootstrap-api-key';
@@ -36,7 +36,9 @@ async function bootstrap(): Promise<void> {
   const appLogger = createAppLogger(loggerParams(config));
   Logger.overrideLogger(appLogger);
   const logger = new Logger('Bootstrap');
-  const db = await openDatabase(config);
+  // The service owns its embedded server alone: a second one on this DATA_DIR would answer 503 for good once this one stops.
+  const role = config.workersOnly ? 'a worker-only instance' : 'the API';
+  const db = await openDatabase(config, new Logger('Database'), { exclusive: true, instance: `${role} on port ${config.port}` });
 
   // One instance at a time migrates, seeds and registers API_KEY; the others then find nothing to do.
   const app = await withStartLock(db.url, async () => {

@@ -51,7 +51,9 @@ describe('API_KEY rotation', () => {
 
   const status = async (key: string) => (await request(t.http).get('/v2/api-key/').set('X-Api-Key', key)).status;
   const envKeys = async () =>
-    (await request(t.http).get('/v2/api-key/').set('X-Api-Key', t.apiKey).expect(200)).body.data.filter((k: { name: string }) => k.name === ENV_KEY_NAME) as {
+    (await request(t.http).get('/v2/api-key/').set('X-Api-Key', t.apiKey).expect(200)).body.data.list.filter(
+      (k: { name: string }) => k.name === ENV_KEY_NAME,
+    ) as {
       id: number;
       active: boolean;
       revokedAt: string | null;

@@ -25,7 +25,7 @@ describe('client keys', () => {
 
   it('creates a client key of scope api; the key list shows its clientId, and null for unrestricted keys', async () => {
     const created = (await post('/v2/api-key/create/', { name: 'crm-dental', scopes: ['api'], clientId }).expect(200)).body.data;
-    const list = (await get('/v2/api-key/').expect(200)).body.data as { id: number; name: string; clientId: number | null }[];
+    const list = (await get('/v2/api-key/').expect(200)).body.data.list as { id: number; name: string; clientId: number | null }[];
     expect(list.find((k) => k.id === created.id)).toEqual({
       id: created.id,
       name: 'crm-dental',

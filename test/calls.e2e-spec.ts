@@ -89,6 +89,9 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       failed: statuses.find((s) => s.category === 'failed')!.id,
       callback: statuses.find((s) => s.is_callback)!.id,
     };
+    // This spec is about the attempt group's ladder: its no-answer status carries no redial rule of its own
+    // (test/redial-by-outcome.e2e-spec.ts covers the rules).
+    await request(t.http).post(`/v2/call-status/update/${status.noAnswer}/`).set('X-Api-Key', t.apiKey).send({ redial: {} }).expect(200);
   });
   afterAll(async () => {
     await t.close();
@@ -209,6 +212,9 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       expect(res.body.success).toBe(false);
       expect(res.body.data.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
+    // The call's foreign keys refuse it; the answer names every reference missing, not only the first one checked.
+    const both = await record({ leadId, sipEndpointId: 999, userId: 999 }).expect(400);
+    expect(both.body.data.errors.map((e: { field: string }) => e.field).sort()).toEqual(['sipEndpointId', 'userId']);
     expect(await callCount()).toBe(before);
     expect((await leadRow(leadId)).attempts).toBe(0);
   });

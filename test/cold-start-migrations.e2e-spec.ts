@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { MIGRATIONS } from '../migrations';
-import { runMigrations } from '../src/database/data-source';
+import { runMigrations } from '../src/assembly/data-source';
 import { type TestDbState, withDatabase } from './support/test-db';
 
 /**

@@ -1,10 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import type { App } from 'supertest/types';
 import { verifyWebhook } from '../clients/typescript/src';
 import { type ContractApp, startContractApp } from './support/contract-app';
 import { ContractLedger } from './support/contract-ledger';
-import { contractPlan, type ContractPlan, type KeyName, type Phase, type PlannedCall } from './support/contract-plan';
+import { contractPlan, type ContractPlan, type Phase, type PlannedCall } from './support/contract-plan';
+import { PlanRunner } from './support/contract-runner';
 import { eventually } from './support/fake-servers';
 import { schemaValidator } from './support/openapi-contract';
 import { createSiblingApp } from './support/test-app';
@@ -19,42 +19,30 @@ describe('contract: every operation of /docs-json on the demo dataset', () => {
   let run: ContractApp;
   let plan: ContractPlan;
   let ledger: ContractLedger;
-  const keys = {} as Record<KeyName, string>;
-  const vars = new Map<string, string>();
+  let runner: PlanRunner;
 
   beforeAll(async () => {
     run = await startContractApp();
     plan = contractPlan(run.doc);
-    for (const [name, value] of Object.entries(plan.variables)) vars.set(name, value);
     ledger = new ContractLedger(run.doc, schemaValidator(run.doc));
-    keys.all = run.t.apiKey;
-    keys.telephony = await run.t.keyWith('telephony');
-    keys.limited = await run.t.keyWith('api', 'admin', 'telephony');
+    const keys = { all: run.t.apiKey, telephony: await run.t.keyWith('telephony'), limited: await run.t.keyWith('api', 'admin', 'telephony') };
+    runner = new PlanRunner(keys, new Map(Object.entries(plan.variables)));
   });
   afterAll(async () => {
     if (ledger) console.log(ledger.report(plan.ops.length));
     await run?.close();
   });
 
-  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars.get(name) ?? '');
-
-  /** Sends one planned call, files its answer in the ledger and keeps what later calls need. */
+  /** Sends one planned call and files its answer in the ledger. */
   async function send(call: PlannedCall, http: App) {
-    if (call.needs.some((name) => !vars.has(name))) return;
-    const url = fill(call.url);
-    let req = request(http)[call.method as 'get' | 'post'](url);
-    if (call.key) req = req.set('X-Api-Key', keys[call.key]);
-    for (const [name, value] of Object.entries(call.headers)) req = req.set(name, fill(value));
-    if (call.body !== undefined) req = req.set('Content-Type', 'application/json').send(call.body);
-    const res = await req;
-    const expected = typeof call.aim === 'number' ? call.aim : call.aim === '2xx' ? undefined : Number(vars.get(call.aim.same));
+    const sent = await runner.send(call, http);
+    if (!sent) return;
+    const { url, res } = sent;
+    const expected = typeof call.aim === 'number' ? call.aim : call.aim === '2xx' ? undefined : Number(runner.vars.get(call.aim.same));
     ledger.check(call.check, call.ref, `${call.method.toUpperCase()} ${url}`, res, expected);
     if (call.aim === '2xx' && res.status >= 300) {
       ledger.findings.push({ check: '2xx', operation: ContractLedger.label(call.ref), request: url, status: res.status, problems: [JSON.stringify(res.body)] });
     }
-    if (call.keeps.jobId && typeof res.headers['x-job-id'] === 'string') vars.set('jobId', res.headers['x-job-id']);
-    if (call.keeps.etag && res.status === 200 && typeof res.headers.etag === 'string') vars.set(call.keeps.etag, res.headers.etag);
-    if (call.keeps.status && res.status < 300) vars.set(call.keeps.status, String(res.status));
   }
 
   async function runPhase(phase: Phase, limited?: App) {

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { COMPACT_BATCH } from '../src/database/counters/counter-compactor';
-import { dataSourceOptions } from '../src/database/data-source';
+import { dataSourceOptions } from '../src/assembly/data-source';
 import { LEAD_COUNTERS } from '../src/modules/leads/persistence/lead-counters';
 import { LEAD_PLANNING_COUNTERS } from '../src/modules/leads/persistence/lead-planning-counters';
 import { createTestDatabase } from './support/test-db';
@@ -9,8 +9,8 @@ const LEADS = 20_000;
 const HOUR = 3_600_000;
 
 /**
- * The counters' update triggers join their transition tables. On one connection a one-row update comes first, then an update of
- * 20,000 rows: a plan kept from the first (a nested loop) would take minutes; a hash join takes about a second. The statement
+ * On one connection a one-row update comes first, then an update of 20,000 rows, both moving rows between counters: the
+ * trigger plans PL/pgSQL keeps from the first must suit the second (a quadratic plan would take minutes). The statement
  * timeout turns the slow case into a failure; the counts after it must be exact.
  */
 describe('counter triggers: a bulk update after a one-row update on the same connection', () => {

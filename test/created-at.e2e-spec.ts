@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { CreatedAtRoundedLeads1763863300000 } from '../migrations/1763863300000-created-at-rounded-leads';
 import { CreatedAtTruncated1763863200000 } from '../migrations/1763863200000-created-at-truncated';
+import { RowTriggers1795800000000 } from '../migrations/1795800000000-row-triggers';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { createLead, createLeadOrder, TestOrder } from './factories/leads';
 import { createSipEndpoint } from './factories/reference';
@@ -91,8 +92,11 @@ describe('createdAt of leads and calls', () => {
 
   it('the migrations move leads rounded up by the old column back one second, counters exact across an hour', async () => {
     const migration = new CreatedAtTruncated1763863200000();
+    // The row triggers name created_at in their WHEN clauses: undone first, as reverting the migrations in order would.
+    const rowTriggers = new RowTriggers1795800000000();
     const q = t.ds.createQueryRunner();
     try {
+      await rowTriggers.down(q);
       await migration.down(q);
       // As the old timestamptz(0) column stored them: 10:59:59.7 rounded up into the next hour.
       const rounded = await createLead(t, order);
@@ -104,6 +108,7 @@ describe('createdAt of leads and calls', () => {
       expect(await t.ds.query(COUNTERS_VS_ROWS)).toEqual([]);
       await migration.up(q);
       await new CreatedAtRoundedLeads1763863300000().up(q);
+      await rowTriggers.up(q);
     } finally {
       await q.release();
     }

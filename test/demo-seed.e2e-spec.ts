@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import request from 'supertest';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
 import { createTestApp, TestApp } from './support/test-app';
@@ -89,5 +94,26 @@ describe('demo dataset', () => {
     const foreign = await get('/v2/lead/detail/3/').expect(404);
     const missing = await get('/v2/lead/detail/999999/').expect(404);
     expect(foreign.body.message.replace('3', 'ID')).toBe(missing.body.message.replace('999999', 'ID'));
+  });
+
+  it("the README's CKEY command, run twice a second apart, gives a client key both times (never an error body)", async () => {
+    const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+    const command = /^CKEY=\$\(curl[^\n]*\n[^\n]*\)/m.exec(readme)?.[0];
+    expect(command).toBeDefined();
+    const server = t.app.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const script = `H="X-Api-Key: ${t.apiKey}"\n${command!.replaceAll('localhost:3000', `127.0.0.1:${port}`)}\nprintf %s "$CKEY"`;
+      // Asynchronously: the server answering curl runs in this process.
+      const run = async () => (await promisify(execFile)('bash', ['-c', script], { timeout: 10_000 })).stdout;
+      const first = await run();
+      await new Promise((r) => setTimeout(r, 1100));
+      const second = await run();
+      for (const key of [first, second]) expect(key).toMatch(/^cck_[A-Za-z0-9_-]{20,}$/);
+      expect(second).not.toBe(first);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

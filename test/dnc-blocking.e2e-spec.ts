@@ -50,7 +50,7 @@ describe('do-not-call entries block leads', () => {
     expect(events[0].data.lead.dialingHold).toEqual({ reasons: ['dnc'], since: expect.any(String) });
     expect((await get(`/v1/lead/detail/${leads[0]}/`)).UF_CALL_DATE_TIME).toBe(0);
     const c = await get(`/v2/lead/callable/${leads[0]}/`);
-    expect({ callableNow: c.callableNow, next: c.nextCallableAt }).toEqual({ callableNow: false, next: '' });
+    expect({ callableNow: c.callableNow, next: c.nextCallableAt }).toEqual({ callableNow: false, next: null });
     expect(c.reasons).toContain('dnc');
     expect(c.reasons).not.toContain('dialing_stopped');
     expect((await get(`/v2/lead/callable/${leads[1]}/`)).reasons).not.toContain('dnc');

@@ -18,7 +18,7 @@ interface Entry {
 describe('demo dataset: do-not-call lists, an opt-out call, consent', () => {
   let t: TestApp;
   const get = async (path: string) => (await request(t.http).get(path).set('X-Api-Key', t.apiKey).expect(200)).body.data;
-  const callable = (id: number) => get(`/v2/lead/callable/${id}/`) as Promise<{ callableNow: boolean; reasons: string[]; nextCallableAt: string }>;
+  const callable = (id: number) => get(`/v2/lead/callable/${id}/`) as Promise<{ callableNow: boolean; reasons: string[]; nextCallableAt: string | null }>;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -47,7 +47,7 @@ describe('demo dataset: do-not-call lists, an opt-out call, consent', () => {
     expect(entries.map((e) => [e.scope, e.clientId])).toEqual([['client', 1]]);
     expect(lead.dialingHold).toEqual({ reasons: ['dnc'], since: expect.any(String) });
     const c = await callable(8);
-    expect({ callableNow: c.callableNow, dnc: c.reasons.includes('dnc'), next: c.nextCallableAt }).toEqual({ callableNow: false, dnc: true, next: '' });
+    expect({ callableNow: c.callableNow, dnc: c.reasons.includes('dnc'), next: c.nextCallableAt }).toEqual({ callableNow: false, dnc: true, next: null });
     // A planned lead of another order the lists do not cover has no dnc reason.
     expect((await callable(1)).reasons).not.toContain('dnc');
   });

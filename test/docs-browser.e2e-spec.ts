@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { DemoSeeder } from '../src/database/seed/demo-seeder';
+import { noteSkip } from './support/skip-notes';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** Debian's chromium (`apt-get install chromium`; .ci/run installs it when absent). */
@@ -12,7 +13,7 @@ const OUTPUT = join(__dirname, 'output');
 const IN_CI = !!process.env.CI && !/^(false|0)$/i.test(process.env.CI);
 const RUN = IN_CI || existsSync(CHROMIUM);
 if (!RUN) {
-  console.warn(`Swagger UI browser test skipped: no Chromium at ${CHROMIUM}. Install it with "sudo apt-get install -y chromium" (or set CHROMIUM_PATH).`);
+  noteSkip(`Swagger UI browser test skipped: no Chromium at ${CHROMIUM}. Install it with "sudo apt-get install -y chromium" (or set CHROMIUM_PATH).`);
 }
 
 jest.setTimeout(120_000);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import ts from 'typescript';
-import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import { DataDirInUseError, startEmbeddedPostgres } from '../src/database/embedded-postgres';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -130,6 +130,21 @@ describe('embedded PostgreSQL ownership', () => {
       await next.stop();
     }
     await expect(readFile(path.join(dir, '.owner'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await rm(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('a second service (an exclusive start) beside a live owner is refused at once, naming the owner and DATA_DIR', async () => {
+    const dir = await dataDir();
+    const { child, lines } = await startOwner(process.execPath, [path.join(work, 'owner.js'), dir], 1);
+    const started = Date.now();
+    const second = startEmbeddedPostgres({ dataDir: dir, ephemeral: true, exclusive: true, instance: 'the API on port 3001' });
+    await expect(second).rejects.toBeInstanceOf(DataDirInUseError);
+    await expect(second).rejects.toThrow(`DATA_DIR ${dir} is in use by another running instance: owner.js (pid ${child.pid}) runs its embedded PostgreSQL.`);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The owner keeps its server and its record.
+    expect(await answers(lines[0].url)).toBe(true);
+    expect(JSON.parse(await readFile(path.join(dir, '.owner'), 'utf8'))).toMatchObject({ pid: child.pid, instance: 'owner.js' });
+    await stopOwner(child);
     await rm(dir, { recursive: true, force: true });
   }, 120_000);
 

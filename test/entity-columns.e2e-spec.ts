@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source';
-import { ENTITIES } from '../src/database/entities';
+import { dataSourceOptions } from '../src/assembly/data-source';
+import { ENTITIES } from '../src/assembly/entities';
 import { entityColumns } from '../src/database/entity-columns';
 import { LeadEntity } from '../src/modules/leads/persistence/lead.entity';
 import { createTestDatabase } from './support/test-db';

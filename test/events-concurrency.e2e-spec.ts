@@ -89,7 +89,16 @@ describe('events: the feed under concurrent writers', () => {
     })();
     await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
     writing = false;
-    await Promise.race([reader, new Promise((_, reject) => setTimeout(() => reject(new Error(`reader stuck at ${seen.length}/${changes.length}`)), 30_000))]);
+    // The bound is cleared once the reader is done: a pending 30 s timer would keep the Jest worker from exiting.
+    let bound: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        reader,
+        new Promise((_, reject) => (bound = setTimeout(() => reject(new Error(`reader stuck at ${seen.length}/${changes.length}`)), 30_000))),
+      ]);
+    } finally {
+      clearTimeout(bound);
+    }
 
     // Exactly once: the reader saw each acknowledged change once and nothing else.
     expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);

@@ -72,11 +72,32 @@ describe('foundation: envelope, auth, errors, health', () => {
     await request(t.http).get('/v1/health/check').set('X-Api-Key', key).expect(200);
     const list = await request(t.http).get('/v2/api-key/').set('X-Api-Key', t.apiKey).expect(200);
     expect(JSON.stringify(list.body)).not.toContain(key);
-    expect(list.body.data.map((k: { name: string }) => k.name)).toContain('crm');
+    expect(list.body.data.list.map((k: { name: string }) => k.name)).toContain('crm');
     await request(t.http).post(`/v2/api-key/revoke/${id}/`).set('X-Api-Key', t.apiKey).expect(200);
     await request(t.http).get('/v1/health/check/').set('X-Api-Key', key).expect(401);
     const stored = await t.ds.query(`SELECT key_hash FROM api_key WHERE id = $1`, [id]);
     expect(stored[0].key_hash).not.toContain(key);
+  });
+
+  it('lists API keys like every other list: {list, next, total}, offset and limit, by id', async () => {
+    for (const name of ['page-a', 'page-b', 'page-c']) {
+      await request(t.http)
+        .post('/v2/api-key/create/')
+        .set('X-Api-Key', t.apiKey)
+        .send({ name, scopes: ['api'] })
+        .expect(200);
+    }
+    const all: { id: number; name: string }[] = await t.ds.query(`SELECT id, name FROM api_key ORDER BY id`);
+    const first = (await request(t.http).get('/v2/api-key/?limit=2').set('X-Api-Key', t.apiKey).expect(200)).body.data;
+    expect(first.list.map((k: { id: number }) => k.id)).toEqual(all.slice(0, 2).map((k) => k.id));
+    expect(first).toMatchObject({ next: 2, total: all.length });
+    const rest = (await request(t.http).get('/v2/api-key/?offset=2&limit=100').set('X-Api-Key', t.apiKey).expect(200)).body.data;
+    expect(rest.list.map((k: { name: string }) => k.name)).toEqual(all.slice(2).map((k) => k.name));
+    expect(rest).toMatchObject({ next: all.length, total: all.length });
+    for (const bad of ['limit=0', 'limit=101', 'offset=-1']) {
+      const res = await request(t.http).get(`/v2/api-key/?${bad}`).set('X-Api-Key', t.apiKey).expect(400);
+      expect(res.body.data.errors[0].field).toBe(bad.split('=')[0]);
+    }
   });
 
   it('rejects invalid path ids with 400, never 500', async () => {

@@ -37,6 +37,41 @@ describe('unsafe input and the order of refusals', () => {
     expect(await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`)).toBe(before);
   });
 
+  it.each([
+    [
+      '/v2/lead/create/',
+      'application/x-www-form-urlencoded',
+      (o: TestOrder) => new URLSearchParams(Object.entries(leadBody(o)).map(([k, v]): [string, string] => [k, String(v)])).toString(),
+    ],
+    [
+      '/v1/lead/create/',
+      'application/x-www-form-urlencoded',
+      (o: TestOrder) => `lead_type=straight&client_phone=%2B79161230001&order_id=${o.id}&order_code=${o.code}`,
+    ],
+    ['/v2/order/create/', 'text/plain; charset=utf-8', () => '{"title":"x"}'],
+    ['/v2/api-key/create/', 'multipart/form-data; boundary=x', () => '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nk\r\n--x--\r\n'],
+  ])('answers a body to %s sent as %s with 415 naming application/json, storing nothing', async (path, type, body) => {
+    const before = await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM call_order) + (SELECT count(*) FROM api_key) AS n`);
+    const res = await request(t.http).post(path).set('X-Api-Key', t.apiKey).set('Content-Type', type).send(body(order)).expect(415);
+    expect(res.body).toEqual({
+      success: false,
+      message: `Request bodies are JSON: send Content-Type: application/json (this one was sent as ${type.split(';')[0]})`,
+      data: [],
+    });
+    expect(await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM call_order) + (SELECT count(*) FROM api_key) AS n`)).toBe(before);
+    // Without a valid key the answer stays 401, as for every other refused body.
+    await request(t.http).post(path).set('Content-Type', type).send(body(order)).expect(401);
+  });
+
+  it('reads a body without Content-Type, or with a +json one, as JSON', async () => {
+    const raw = JSON.stringify(leadBody(order));
+    const untyped = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).send(Buffer.from(raw));
+    expect(untyped.request.getHeader('Content-Type')).toBeUndefined();
+    expect(untyped.status).toBe(200);
+    const merge = await request(t.http).post('/v2/lead/create/').set('X-Api-Key', t.apiKey).set('Content-Type', 'application/merge-patch+json').send(raw);
+    expect(merge.status).toBe(200);
+  });
+
   it('refuses lone surrogates and absurd nesting with 400, storing and queueing nothing', async () => {
     const before = await count(`SELECT (SELECT count(*) FROM lead) + (SELECT count(*) FROM pgboss.job) AS n`);
     const lone = await request(t.http)

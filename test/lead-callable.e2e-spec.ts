@@ -53,7 +53,7 @@ describe('why a lead is not callable', () => {
     const o = await dialingOrder({ schedule: [[], [], [], [], [], [], []] });
     const c = await callable(await createLead(t, o, { timeZone: ZONE }));
     expect(c.reasons).toEqual(['no_schedule', 'day_off', 'dialing_stopped']);
-    expect([c.callableNow, c.nextCallableAt]).toEqual([false, '']);
+    expect([c.callableNow, c.nextCallableAt]).toEqual([false, null]);
   });
 
   it("day_off: today (the lead's local day) has no window", async () => {
@@ -102,7 +102,7 @@ describe('why a lead is not callable', () => {
     });
     const c = await callable(id);
     expect(c.reasons).toEqual(['dialing_stopped']);
-    expect(c.nextCallableAt).toBe('');
+    expect(c.nextCallableAt).toBeNull();
   });
 
   it('order_autodialing_disabled', async () => {
@@ -111,7 +111,7 @@ describe('why a lead is not callable', () => {
     await post(`/v2/order/update/${o.id}/`, { autoDialingEnabled: false }).expect(200);
     const c = await callable(id);
     expect(c.reasons).toEqual(['order_autodialing_disabled']);
-    expect(c.nextCallableAt).toBe('');
+    expect(c.nextCallableAt).toBeNull();
   });
 
   it("qualified_limit_reached: the order's qualified leads today reached the limit", async () => {

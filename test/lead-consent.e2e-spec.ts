@@ -51,6 +51,10 @@ describe('lead consent', () => {
     expect(await fields({ givenAt: 'yesterday', source: 'sms' })).toContain('givenAt');
     expect(await fields({ givenAt: CONSENT.givenAt, source: 'fax' })).toContain('source');
     expect(await fields({ givenAt: CONSENT.givenAt, source: 'sms', evidenceUrl: 'http://cert.example/a' })).toContain('evidenceUrl');
+    for (const evidenceUrl of ['http://cert.example/a', 'cert.example/a']) {
+      const res = await post('/v2/lead/create/', leadBody(o, { consent: { givenAt: CONSENT.givenAt, source: 'sms', evidenceUrl } })).expect(400);
+      expect(res.body.data.errors).toEqual([{ field: 'consent.evidenceUrl', message: 'evidenceUrl must be an https: URL (https://...)' }]);
+    }
     expect(await fields({ givenAt: CONSENT.givenAt, source: 'sms', token: 'x'.repeat(256) })).toContain('token');
     expect(await fields({ givenAt: CONSENT.givenAt, source: 'sms', text: 'x'.repeat(4001) })).toContain('text');
   });
@@ -61,7 +65,7 @@ describe('lead consent', () => {
     expect((await detail(id)).planningCallDateTime).toBe('');
     const blocked = await callable(id);
     expect(blocked.reasons).toEqual(['no_consent']);
-    expect(blocked.nextCallableAt).toBe('');
+    expect(blocked.nextCallableAt).toBeNull();
 
     const before = Date.now();
     await post(`/v2/lead/update/${id}/`, { consent: CONSENT }).expect(200);

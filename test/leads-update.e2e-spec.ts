@@ -124,7 +124,19 @@ describe('leads: update', () => {
       );
       expect(leads.filter((s: { isDefault: boolean }) => s.isDefault)).toHaveLength(1);
       const calls = (await get('/v2/call-status', key).expect(200)).body.data;
-      expect(calls).toEqual(expect.arrayContaining([{ id: 1, code: 'answered', title: 'Answered', category: 'answered', isCallback: false, isOptOut: false }]));
+      expect(calls).toEqual(
+        expect.arrayContaining([
+          {
+            id: 1,
+            code: 'answered',
+            title: 'Answered',
+            category: 'answered',
+            isCallback: false,
+            isOptOut: false,
+            redial: { afterMinutes: null, maxAttempts: null, final: false },
+          },
+        ]),
+      );
       await get('/v2/lead-status/', await t.keyWith('telephony')).expect(403);
     });
   });

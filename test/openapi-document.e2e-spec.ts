@@ -2,7 +2,9 @@ import request from 'supertest';
 import { EVENT_TYPES } from '../src/modules/events/domain/event';
 import { OPERATION_IDS } from '../src/common/openapi/operation-ids';
 import { type OpenApiDoc, type Operation, operationsOf, responseValidator } from './support/openapi-doc';
-import { createTestApp, TestApp } from './support/test-app';
+import type { App } from 'supertest/types';
+import { loadConfig } from '../src/config/app.config';
+import { createSiblingApp, createTestApp, TestApp } from './support/test-app';
 
 /** What an SDK generator reads from /docs-json: 3.1, method names, shared envelopes, headers, webhooks, valid examples. */
 describe('the OpenAPI document as an SDK generator reads it', () => {
@@ -17,13 +19,28 @@ describe('the OpenAPI document as an SDK generator reads it', () => {
     await t.close();
   });
 
-  it('is OpenAPI 3.1 naming the base URL the request came in at', async () => {
+  it('is OpenAPI 3.1 whose servers is relative, whatever Host or X-Forwarded-Host fetched it', async () => {
     expect((doc as unknown as { openapi: string }).openapi).toBe('3.1.0');
-    expect(doc.servers).toEqual([{ url: 'https://api.callcenter.test:8443', description: 'this instance' }]);
-    const plain = (await request(t.http).get('/docs-json').set('Host', '10.0.0.5:3000').expect(200)).body as OpenApiDoc;
-    expect(plain.servers?.[0].url).toBe('http://10.0.0.5:3000');
+    expect(doc.servers).toEqual([{ url: '/', description: 'the host that served this document' }]);
     const proxied = (await request(t.http).get('/docs-json').set('X-Forwarded-Host', 'crm-gateway.test').set('X-Forwarded-Proto', 'https')).body as OpenApiDoc;
-    expect(proxied.servers?.[0].url).toBe('https://crm-gateway.test');
+    expect(proxied.servers).toEqual(doc.servers);
+  });
+
+  it('names PUBLIC_URL in servers when the deployment sets it', async () => {
+    const config = loadConfig({ WORKERS: '0', PUBLIC_URL: 'https://api.callcenter.test/' });
+    const app = await createSiblingApp(t, { publicUrl: config.publicUrl });
+    try {
+      const served = (
+        await request(app.getHttpServer() as App)
+          .get('/docs-json')
+          .set('Host', '10.0.0.5:3000')
+          .expect(200)
+      ).body as OpenApiDoc;
+      expect(served.servers).toEqual([{ url: 'https://api.callcenter.test', description: 'this deployment' }]);
+    } finally {
+      await app.close();
+    }
+    expect(() => loadConfig({ PUBLIC_URL: 'api.callcenter.test' })).toThrow(/PUBLIC_URL/);
   });
 
   it('gives every operation the operationId of the table: unique, camelCase, stable', () => {
@@ -86,6 +103,28 @@ describe('the OpenAPI document as an SDK generator reads it', () => {
       const body = doc.components.schemas[ref.split('/').pop()!];
       expect({ type, const: body.properties!.type.const }).toEqual({ type, const: type });
     }
+  });
+
+  it('puts no default in a request schema: an update keeps what is left out, and a generator would make the field required', () => {
+    const seen = new Set<string>();
+    const defaults: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
+      if (typeof node !== 'object' || node === null) return;
+      const { $ref } = node as { $ref?: string };
+      if ($ref) {
+        if (seen.has($ref)) return;
+        seen.add($ref);
+        return walk(doc.components.schemas[$ref.split('/').pop()!], $ref);
+      }
+      if ('default' in node) defaults.push(where);
+      for (const [key, value] of Object.entries(node)) if (key !== 'example' && key !== 'examples') walk(value, `${where}/${key}`);
+    };
+    const bodies = operationsOf(doc).filter(({ op }) => op.requestBody);
+    for (const { method, path, op } of bodies) walk(op.requestBody!.content['application/json']?.schema, `${method} ${path}`);
+    expect(bodies.length).toBeGreaterThan(30);
+    expect(seen.has('#/components/schemas/UpdateUserDto')).toBe(true);
+    expect(defaults).toEqual([]);
   });
 
   it('types event data per type, told apart by the discriminator on type', () => {

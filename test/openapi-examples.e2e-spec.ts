@@ -107,7 +107,17 @@ describe('OpenAPI examples on the demo dataset', () => {
       }
     }
     // Record ids, limit and offset are integers; ids of other systems are strings by contract.
-    const externalIds = new Set(['telegramChatId', 'socialAId', 'adCampaignId', 'campaign_id', 'external_id', 'platformCallId', 'jobId', 'eventId']);
+    const externalIds = new Set([
+      'telegramChatId',
+      'socialAId',
+      'adCampaignId',
+      'campaign_id',
+      'external_id',
+      'platformCallId',
+      'jobId',
+      'eventId',
+      'dialerId',
+    ]);
     const idLike = (name: string) => !externalIds.has(name) && /^(id|ID|limit|offset)$|Id$|Ids$|_id$/.test(name);
     // OpenAPI 3.1: a nullable field's type is [type, 'null']; the check reads the type beside null.
     const notNull = (type: unknown) => (Array.isArray(type) ? type.filter((t) => t !== 'null').join() : type);
@@ -135,6 +145,7 @@ describe('OpenAPI examples on the demo dataset', () => {
       'leads (v1)',
       'calls',
       'do-not-call',
+      'dialer',
       'events',
       'webhooks',
       'users',

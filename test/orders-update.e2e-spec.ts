@@ -156,6 +156,7 @@ describe('orders', () => {
         qualifiedLeadsPerDayLimit: 60,
         consentRequired: false,
         maxAttemptsPerDay: null,
+        redialRules: [],
         callAttemptGroupId: refs.otherAttemptGroup,
       });
       // a change behind the service's back is served from the cache (bounded by the TTL) ...

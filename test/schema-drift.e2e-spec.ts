@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source';
+import { dataSourceOptions } from '../src/assembly/data-source';
 import { schemaDrift } from '../src/database/schema-drift';
+import { LEAD_EVENT_UNPRESENTED } from '../migrations/1795780100000-redial-by-outcome';
 import { createTestDatabase, TestDbState, withDatabase } from './support/test-db';
 
 /**
@@ -69,6 +70,18 @@ describe('schema drift: entities vs migrations', () => {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
+  });
+
+  it('the lead.updated trigger compares every lead column but the unpresented ones (a new column is in one list)', async () => {
+    const [{ def }] = await ds.query<{ def: string }[]>(`SELECT pg_get_functiondef('event_on_lead_update'::regproc) AS def`);
+    const compared = [...def.matchAll(/OLD\.(\w+) IS DISTINCT FROM NEW\.(\w+)/g)].map((m) => {
+      expect(m[2]).toBe(m[1]);
+      return m[1];
+    });
+    const columns = (
+      await ds.query<{ name: string }[]>(`SELECT attname AS name FROM pg_attribute WHERE attrelid = 'lead'::regclass AND attnum > 0 AND NOT attisdropped`)
+    ).map((c) => c.name);
+    expect([...compared, ...LEAD_EVENT_UNPRESENTED].sort()).toEqual([...columns].sort());
   });
 });
 

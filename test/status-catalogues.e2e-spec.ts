@@ -82,8 +82,9 @@ describe('status catalogues: management', () => {
       category: 'not-answered',
       isCallback: false,
       isOptOut: false,
+      redial: { afterMinutes: null, maxAttempts: null, final: false },
     });
-    await post(`/v2/call-status/update/${id}/`, { title: 'Voicemail box', isCallback: true, isOptOut: true }).expect(200);
+    await post(`/v2/call-status/update/${id}/`, { title: 'Voicemail box', isCallback: true, isOptOut: true, redial: { afterMinutes: 60 } }).expect(200);
     expect((await get('/v2/call-status/')).body.data).toContainEqual({
       id,
       code: 'answering-machine',
@@ -91,6 +92,7 @@ describe('status catalogues: management', () => {
       category: 'not-answered',
       isCallback: true,
       isOptOut: true,
+      redial: { afterMinutes: 60, maxAttempts: null, final: false },
     });
   });
 

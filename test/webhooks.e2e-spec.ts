@@ -6,6 +6,7 @@ import request from 'supertest';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { App } from 'supertest/types';
 import { WebhookDispatcher } from '../src/modules/webhooks/webhook-dispatcher.worker';
+import { WebhookDeliveriesRepository } from '../src/modules/webhooks/persistence/webhook-deliveries.repository';
 import { WebhookSender } from '../src/modules/webhooks/http/webhook-sender';
 import { createLeadOrder, leadBody, TestOrder } from './factories/leads';
 import { eventually } from './support/fake-servers';
@@ -201,6 +202,28 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       expect((await get(`/v2/webhook/detail/${id}/`).expect(200)).body.data.orderIds).toEqual([]);
       expect((await t.ds.query(`SELECT count(*)::int AS n FROM webhook`))[0].n).toBe(before + 1);
       await post(`/v2/webhook/delete/${id}/`).expect(200);
+    });
+
+    it('a webhook deleted while the dispatcher writes its deliveries waits for them and takes them along: no foreign-key error', async () => {
+      const { id } = await createWebhook({ url: receiver.url(newPath('deleted')), events: ['*'], isActive: true });
+      // The dispatcher's transaction, held open between reading the subscriptions and writing the deliveries.
+      const tx = t.ds.createQueryRunner();
+      await tx.connect();
+      await tx.startTransaction();
+      try {
+        expect((await t.app.get(WebhookDeliveriesRepository).activeSubscriptions(tx.manager)).map((w) => w.id)).toContain(id);
+        let deleted = false;
+        const deleting = post(`/v2/webhook/delete/${id}/`).then((res) => ((deleted = true), res.status));
+        await new Promise((r) => setTimeout(r, 300));
+        expect(deleted).toBe(false);
+        await tx.query(`INSERT INTO webhook_delivery (webhook_id, event_id, type, payload) VALUES ($1, $2, 'lead.created', '{}')`, [id, `evt-deleted-${id}`]);
+        await tx.commitTransaction();
+        expect(await deleting).toBe(200);
+      } finally {
+        if (tx.isTransactionActive) await tx.rollbackTransaction();
+        await tx.release();
+      }
+      expect((await t.ds.query(`SELECT count(*)::int AS n FROM webhook_delivery WHERE webhook_id = $1`, [id]))[0].n).toBe(0);
     });
 
     it('create honours Idempotency-Key: the same key and body replays {id, secret} and creates nothing', async () => {

@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { createApp } from '../../src/app.setup';
 import { loadConfig } from '../../src/config/app.config';
-import { runMigrations } from '../../src/database/data-source';
+import { runMigrations } from '../../src/assembly/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { ApiKeysService } from '../../src/modules/auth/api-keys.service';
 import { DemoSeeder } from '../../src/database/seed/demo-seeder';

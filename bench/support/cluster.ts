@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../../src/database/embedded-postgres';
-import { runMigrations } from '../../src/database/data-source';
+import { runMigrations } from '../../src/assembly/data-source';
 
 /**
  * The PostgreSQL a bench runs on: BENCH_DATABASE_URL's server, else a cluster started for the run (embedded-postgres or BENCH_PG_BIN)

@@ -63,11 +63,11 @@ export function validDncPhones(from: number, count: number): string[] {
 }
 
 /** The same number in SQL, of the integer expression `i`, with the templates as the statement's parameters $1..$5. */
-const SQL_PHONE = (
+export const SQL_PHONE = (
   i: string,
 ) => `(SELECT ($1::text[])[k] || lpad((($3::bigint[])[k] + (${i})::bigint * ${MULTIPLIER} % ($4::bigint[])[k])::text, ($2::int[])[k], '0')
    FROM (SELECT 1 + ($5::int[])[1 + (${i})::int * 37 % 100] AS k) s)`;
-const SQL_PARAMS = () => [
+export const SQL_PARAMS = () => [
   TEMPLATES.map((t) => t.prefix),
   TEMPLATES.map((t) => t.digits),
   TEMPLATES.map((t) => t.firstMin * 10 ** (t.digits - 1)),

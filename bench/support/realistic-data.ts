@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source';
+import { dataSourceOptions } from '../../src/assembly/data-source';
 import { CALL_COUNTERS, CALL_USER_COUNTERS } from '../../src/modules/calls/persistence/call-counters';
 import { LEAD_COUNTERS } from '../../src/modules/leads/persistence/lead-counters';
 import { LEAD_PLANNING_COUNTERS } from '../../src/modules/leads/persistence/lead-planning-counters';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app.config';
-import { dataSourceOptions } from '../database/data-source';
+import { dataSourceOptions } from '../assembly/data-source';
 import { ApiKeysService } from '../modules/auth/api-keys.service';
 import { parsePositiveInt } from '../common/id.pipe';
 import { parseScopes } from '../modules/auth/domain/api-key';

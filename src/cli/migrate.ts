@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app.config';
-import { dataSourceOptions, runMigrations } from '../database/data-source';
+import { dataSourceOptions, runMigrations } from '../assembly/data-source';
 import { openDatabase } from '../database/start-database';
 import { schemaDrift } from '../database/schema-drift';
 

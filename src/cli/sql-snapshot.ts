@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { orphanSqlFiles, readSqlFile, renderSqlFile, repoRoot } from '../database/sql-snapshot/sql-file';
-import { SQL_SNAPSHOTS } from '../database/sql-snapshot/sql-snapshots';
+import { SQL_SNAPSHOTS } from '../assembly/sql-snapshot/sql-snapshots';
 
 /** `npm run sql:snapshot`: rewrites every `.sql` snapshot that differs from the SQL the code generates, deletes those nothing generates. */
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import { AppConfig } from '../config/app.config';
-import { startDatabase } from '../database/start-database';
+import { startDatabase } from '../assembly/data-source';
 
 /**
  * Runs `work` against the configured database: DATABASE_URL, or the embedded one under DATA_DIR

@@ -9,6 +9,8 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  /** A body in a format the API does not read (anything but JSON). */
+  | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable'
   /** What was asked for existed once and is gone for good (events past retention). */
@@ -38,6 +40,8 @@ export const COMMON_ERRORS = errorCodes({
   QUERY_TOO_LONG: 'QUERY_TOO_LONG',
   /** A body over the route's limit. */
   BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  /** A body sent with a Content-Type other than JSON. */
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   /** A string value refused by the input safety checks (control characters, unpaired surrogates). */
   UNSAFE_INPUT: 'UNSAFE_INPUT',
   /** An Idempotency-Key replayed with another body. */

@@ -20,6 +20,8 @@ const STATUS_BY_KIND = (kind: ErrorKind): number => {
       return HttpStatus.CONFLICT;
     case 'payload_too_large':
       return HttpStatus.PAYLOAD_TOO_LARGE;
+    case 'unsupported_media_type':
+      return HttpStatus.UNSUPPORTED_MEDIA_TYPE;
     case 'rate_limited':
       return HttpStatus.TOO_MANY_REQUESTS;
     case 'unavailable':

@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { findUnsafeInput, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES } from './input-checks';
+import { findUnsafeInput, MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_OBJECT_KEYS, MAX_VALUES, readsAsJson } from './input-checks';
+
+describe('readsAsJson', () => {
+  it('reads JSON media types, and a body without Content-Type, as JSON; forms and text are not', () => {
+    for (const type of [undefined, '', 'application/json', 'application/json; charset=utf-8', 'application/merge-patch+json', 'APPLICATION/JSON']) {
+      expect(readsAsJson(type)).toBe(true);
+    }
+    for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain', ['application/json']]) {
+      expect(readsAsJson(type)).toBe(false);
+    }
+  });
+});
 
 describe('findUnsafeInput', () => {
   it('passes clean JSON values', () => {

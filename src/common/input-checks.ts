@@ -131,6 +131,32 @@ export function checkInputSafety(req: InputCheckedRequest, _res: Response, next:
   next();
 }
 
+/** A body in this Content-Type is read as JSON: any `json` media type, or none at all (API.md: every body is JSON). */
+export function readsAsJson(contentType: unknown): boolean {
+  return contentType === undefined || contentType === '' || (typeof contentType === 'string' && /json/i.test(contentType));
+}
+
+const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
+/** The media type a request named (no parameters, at most 100 characters), to say it back. */
+const mediaTypeOf = (contentType: string) => contentType.split(';')[0].trim().slice(0, 100) || 'an empty Content-Type';
+
+/**
+ * Middleware after the body parser: a body sent as anything but JSON (a form, plain text) waits as a 415 saying which
+ * Content-Type to send, instead of reaching the DTO unread, where every field would look missing.
+ */
+export function refuseNonJsonBody(req: InputCheckedRequest, _res: Response, next: NextFunction): void {
+  const type = req.headers['content-type'];
+  if (!req.inputError && hasBody(req) && !readsAsJson(type)) {
+    req.inputError = new DomainError(
+      'unsupported_media_type',
+      COMMON_ERRORS.UNSUPPORTED_MEDIA_TYPE,
+      `Request bodies are JSON: send Content-Type: application/json (this one was sent as ${mediaTypeOf(String(type))})`,
+    );
+  }
+  next();
+}
+
 /** Raised by the API key guard once the caller is known (or the route is public). */
 export function raiseDeferredInputError(req: InputCheckedRequest): void {
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows, unchanged, what the body or query parser raised (or our DomainError); the filter maps both

@@ -37,6 +37,51 @@ describe('OutageLog', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it('logs nothing once the process shuts down: pools ending and a stopping server are the shutdown, not an outage', () => {
+    const { lines, logger } = sink();
+    const outages = new OutageLog('database', { logger });
+    outages.shuttingDown();
+    expect(outages.failed('database', 'pool ended')).toBe(false);
+    expect(outages.failed('pg-boss', '57P01 admin_shutdown', () => Promise.resolve())).toBe(false);
+    expect(outages.isShuttingDown).toBe(true);
+    expect(lines).toEqual([]);
+  });
+
+  it('holds a server stop for the grace: dropped when the process shuts down meanwhile, logged with its start time otherwise', async () => {
+    jest.useFakeTimers();
+    try {
+      const { lines, logger } = sink();
+      let now = 1_000_000;
+      const outages = new OutageLog('database', { logger, now: () => now });
+      outages.holdServerStops(1000);
+      expect(outages.failed('database', 'ECONNREFUSED')).toBe(true);
+      expect(lines).toEqual(['database: database unreachable (ECONNREFUSED)']);
+      expect(outages.failed('pg-boss', '57P01 admin_shutdown')).toBe(false);
+      // A reconnect refused by the stopping server is part of the same held stop.
+      expect(outages.failed('pg-boss', 'ECONNREFUSED')).toBe(false);
+      expect(outages.isDown('pg-boss')).toBe(false);
+      now += 1000;
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(outages.isDown('pg-boss')).toBe(true);
+      now += 4000;
+      outages.recovered('pg-boss');
+      expect(lines.slice(1)).toEqual(['pg-boss: database unreachable (57P01 admin_shutdown)', 'pg-boss: database reachable again after 5s']);
+
+      const stopping = sink();
+      const withCtrlC = new OutageLog('database', { logger: stopping.logger });
+      withCtrlC.holdServerStops(1000);
+      withCtrlC.failed('database', '57P01 admin_shutdown');
+      await jest.advanceTimersByTimeAsync(300);
+      withCtrlC.failed('database', 'ECONNREFUSED');
+      withCtrlC.shuttingDown();
+      await jest.advanceTimersByTimeAsync(2000);
+      expect(withCtrlC.isDown('database')).toBe(false);
+      expect(stopping.lines).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('probes a source that sees only failures until the dependency answers', async () => {
     jest.useFakeTimers();
     const { lines, logger } = sink();

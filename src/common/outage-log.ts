@@ -5,6 +5,9 @@ export type LogSink = Pick<Logger, 'warn' | 'log' | 'error'>;
 /** A cheap round trip to the dependency (`SELECT 1`); resolves once it answers again. */
 export type Probe = () => Promise<unknown>;
 
+/** The reason's prefix when the server ends connections on a shutdown request (`57P01 admin_shutdown`). */
+const SERVER_STOPPED = '57P01';
+
 interface Outage {
   since: number;
   reason: string;
@@ -31,6 +34,10 @@ export class OutageLog {
   private readonly logger: LogSink;
   private readonly probeEveryMs: number;
   private readonly now: () => number;
+  private closing = false;
+  /** See `holdServerStops`: 0 logs a server's stop at once. */
+  private stopGraceMs = 0;
+  private readonly heldStops = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly what = 'database',
@@ -43,17 +50,43 @@ export class OutageLog {
 
   /** Reports that `source` could not reach the dependency. True when this call started the outage (and logged it). */
   failed(source: string, reason: string, givenProbe?: Probe): boolean {
+    if (this.closing) return false;
     const probe = givenProbe ?? this.defaultProbes.get(source);
     const known = this.outages.get(source);
     if (known) {
       if (probe && !known.probe) this.startProbing(source, known, probe);
       return false;
     }
-    const outage: Outage = { since: this.now(), reason };
+    // Any failure while a stop is held is that stop's (a reconnect to the stopping server is refused).
+    if (this.heldStops.has(source)) return false;
+    if (this.stopGraceMs > 0 && reason.startsWith(SERVER_STOPPED)) {
+      const since = this.now();
+      const timer = setTimeout(() => {
+        this.heldStops.delete(source);
+        if (!this.closing && !this.outages.has(source)) this.open(source, reason, probe ?? this.defaultProbes.get(source), since);
+      }, this.stopGraceMs);
+      timer.unref();
+      this.heldStops.set(source, timer);
+      return false;
+    }
+    this.open(source, reason, probe, this.now());
+    return true;
+  }
+
+  /**
+   * The server shares this process's fate (an embedded server in the same process group): a terminal's Ctrl-C reaches it
+   * too, and it may end the pool's connections before this process runs its own handler. A stop reported by the server
+   * (57P01) then opens an outage only if this process is not shutting down `graceMs` later.
+   */
+  holdServerStops(graceMs: number): void {
+    this.stopGraceMs = graceMs;
+  }
+
+  private open(source: string, reason: string, probe: Probe | undefined, since: number): void {
+    const outage: Outage = { since, reason };
     this.outages.set(source, outage);
     this.logger.warn(`${source}: ${this.what} unreachable (${reason})`);
     if (probe) this.startProbing(source, outage, probe);
-    return true;
   }
 
   /** Reports that `source` reached the dependency. True when this call ended an outage (and logged it). */
@@ -79,8 +112,23 @@ export class OutageLog {
     return this.outages.has(source);
   }
 
+  /**
+   * The process is shutting down: the dependency going away from now on is the shutdown itself (pools ended under a
+   * background task, or an embedded server stopped by the same Ctrl-C), not an outage. Nothing more is logged; probes stop.
+   */
+  shuttingDown(): void {
+    this.closing = true;
+    this.close();
+  }
+
+  get isShuttingDown(): boolean {
+    return this.closing;
+  }
+
   /** Stops every probe (the states stay). */
   close(): void {
+    for (const timer of this.heldStops.values()) clearTimeout(timer);
+    this.heldStops.clear();
     for (const outage of this.outages.values()) {
       clearTimeout(outage.timer);
       outage.probe = undefined;

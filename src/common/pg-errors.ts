@@ -21,6 +21,13 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return e?.code === UNIQUE_VIOLATION && (constraint === undefined || e.constraint === constraint);
 }
 
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** A foreign key violation: a row names a referenced row that does not exist (or no longer does). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  return pgError(err)?.code === FOREIGN_KEY_VIOLATION;
+}
+
 /**
  * Text PostgreSQL cannot store (a NUL byte, an invalid sequence). Input checks refuse these
  * first; this is the safety net, so such input is a 400 wherever it slips through.

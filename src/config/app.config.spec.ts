@@ -7,6 +7,9 @@ describe('loadConfig', () => {
     expect(c.dataDir).toBe('./data');
     expect(c.leadDuplicateWindowDays).toBe(30);
     expect(c.seedDemo).toBe(false);
+    // A development start prints an all-scopes key: its API listens on this machine only unless HOST says otherwise.
+    expect(c.host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
   });
   it('parses typed values', () => {
     const c = loadConfig({ PORT: '8080', SEED_DEMO: 'true', WORKERS: '0' });

@@ -19,6 +19,7 @@ class Env {
   @IsOptional() @IsString() DATABASE_REPLICA_URLS?: string;
   @IsOptional() @IsString() DATA_DIR?: string;
   @bool() @IsOptional() @IsBoolean() SEED_DEMO?: boolean;
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }) PUBLIC_URL?: string;
   // The first 12 characters are stored as the key's lookup prefix: a short key would be stored almost whole.
   @IsOptional()
   @IsString()
@@ -69,7 +70,10 @@ class Env {
 
 export interface AppConfig {
   port: number;
-  /** Address the HTTP server (or a worker's probes) binds: 0.0.0.0 reaches it from outside a container. */
+  /**
+   * Address the HTTP server (or a worker's probes) binds. 127.0.0.1 by default: a development start prints an all-scopes key,
+   * and its API stays on this machine; the Docker image sets 0.0.0.0 to be reached from outside the container.
+   */
   host: string;
   /** Origins allowed by CORS; empty = CORS off (no Access-Control-* headers), as API clients are servers. */
   corsOrigins: string[];
@@ -78,6 +82,8 @@ export interface AppConfig {
   databaseReplicaUrls: string[];
   dataDir: string;
   seedDemo: boolean;
+  /** The URL integrators reach the API at (behind a proxy or load balancer), named in the OpenAPI document's `servers`. */
+  publicUrl?: string;
   apiKey?: string;
   /** After API_KEY changes, how long the previous API_KEY keeps authenticating; 0 = revoked at once. */
   apiKeyRotationGraceHours: number;
@@ -199,12 +205,13 @@ function commaList(value: string | undefined): string[] {
 function withDefaults(parsed: Env, retrySchedule: number[]): AppConfig {
   return {
     port: parsed.PORT ?? 3000,
-    host: parsed.HOST ?? '0.0.0.0',
+    host: parsed.HOST ?? '127.0.0.1',
     corsOrigins: commaList(parsed.CORS_ORIGINS),
     databaseUrl: parsed.DATABASE_URL,
     databaseReplicaUrls: commaList(parsed.DATABASE_REPLICA_URLS),
     dataDir: parsed.DATA_DIR ?? './data',
     seedDemo: parsed.SEED_DEMO ?? false,
+    publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, '') || undefined,
     apiKey: parsed.API_KEY,
     apiKeyRotationGraceHours: parsed.API_KEY_ROTATION_GRACE_HOURS ?? 24,
     workers: parsed.WORKERS ?? 2,

@@ -20,7 +20,28 @@ export interface EmbeddedOptions {
    * this, the package's own signal hook stops PostgreSQL at once, under the still-open application.
    */
   ownSignals?: boolean;
+  /**
+   * What this process is, as another one names it when it finds the server running (the `.owner` record): e.g. "the
+   * service (API on port 3000)". Default: the script's file name.
+   */
+  instance?: string;
+  /** Refuse a server another live process of ours runs on this data directory, instead of sharing it (the service). */
+  exclusive?: boolean;
   log?: (line: string) => void;
+}
+
+/** The data directory's server belongs to another running process of ours, and this start may not share it. */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly owner: { pid: number; instance: string | null },
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by another running instance: ${owner.instance ?? 'a process'} (pid ${owner.pid}) runs its embedded PostgreSQL. ` +
+        'Stop that one first, or start this one with its own DATA_DIR (or a DATABASE_URL).',
+    );
+    this.name = 'DataDirInUseError';
+  }
 }
 
 /**
@@ -87,6 +108,8 @@ async function processStartTime(pid: number): Promise<string | null> {
 interface OwnerRecord {
   pid: number;
   startTime: string | null;
+  /** What the owner is (EmbeddedOptions.instance), to name it to a start that finds it running. */
+  instance: string | null;
 }
 
 const OWNER_FILE = '.owner';
@@ -94,7 +117,7 @@ const OWNER_FILE = '.owner';
 async function readOwner(root: string): Promise<OwnerRecord | null> {
   try {
     const owner = JSON.parse(await readFile(path.join(root, OWNER_FILE), 'utf8')) as Partial<OwnerRecord>;
-    return typeof owner.pid === 'number' ? { pid: owner.pid, startTime: owner.startTime ?? null } : null;
+    return typeof owner.pid === 'number' ? { pid: owner.pid, startTime: owner.startTime ?? null, instance: owner.instance ?? null } : null;
   } catch {
     return null;
   }
@@ -110,11 +133,12 @@ async function ownerIsAlive(owner: OwnerRecord): Promise<boolean> {
 type ExistingServer = { kind: 'none' } | { kind: 'running'; port: number };
 
 /**
- * Looks at a cluster's postmaster.pid. A live server whose `.owner` process still runs belongs to another process of ours (a CLI
- * or worker-only instance beside the service): share it. Ownership is never guessed from the parent pid (the service is pid 1 in
- * a container); a server without a live owner is stopped, a stale lock file removed.
+ * Looks at a cluster's postmaster.pid. A live server whose `.owner` process still runs belongs to another process of ours: a CLI
+ * beside the service shares it; an exclusive start (a second service, which would answer 503 for good once the owner stops)
+ * is refused. Ownership is never guessed from the parent pid (the service is pid 1 in a container); a server without a live
+ * owner is stopped, a stale lock file removed.
  */
-async function inspectExistingServer(root: string, clusterDir: string, log: (l: string) => void): Promise<ExistingServer> {
+async function inspectExistingServer(root: string, clusterDir: string, exclusive: boolean, log: (l: string) => void): Promise<ExistingServer> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return { kind: 'none' };
   const lines = (await readFile(pidFile, 'utf8')).split('\n');
@@ -129,6 +153,7 @@ async function inspectExistingServer(root: string, clusterDir: string, log: (l: 
     if (cmdline.includes('postgres')) {
       const owner = await readOwner(root);
       if (owner && (await ownerIsAlive(owner))) {
+        if (exclusive) throw new DataDirInUseError(root, owner);
         const port = Number(lines[3]);
         if (!Number.isInteger(port) || port <= 0) throw new Error(`PostgreSQL in ${clusterDir} is still starting (owner pid ${owner.pid}); retry in a moment`);
         log(`sharing the PostgreSQL already running on this data directory (pid ${pid}, port ${port}, owned by pid ${owner.pid})`);
@@ -178,6 +203,11 @@ function serverOptions(clusterDir: string, port: number, options: EmbeddedOption
       'unix_socket_directories=',
       '-c',
       'max_connections=200',
+      // Failures are logged without DETAIL, HINT or CONTEXT and without the statement: they quote values (postgres-log.ts).
+      '-c',
+      'log_error_verbosity=terse',
+      '-c',
+      'log_min_error_statement=panic',
       ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
     onLog: (m: string) => log(m.trim()),
@@ -185,14 +215,41 @@ function serverOptions(clusterDir: string, port: number, options: EmbeddedOption
   };
 }
 
+/** The postmaster's pid while its lock file names a live process; null once it has stopped (it removes the file). */
+async function runningPostmaster(clusterDir: string): Promise<number | null> {
+  const pid = Number((await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+}
+
+/**
+ * Stops the server, also when it stopped on its own: a Ctrl-C in a terminal signals the whole process group, so the
+ * server gets the SIGINT too and stops at once, and the package's stop() would wait for good for an exit already past.
+ */
+async function stopServer(pg: { stop(): Promise<void> }, clusterDir: string): Promise<void> {
+  if ((await runningPostmaster(clusterDir)) === null) return;
+  let gone!: () => void;
+  const exited = new Promise<void>((resolve) => (gone = resolve));
+  const watch = setInterval(() => void runningPostmaster(clusterDir).then((pid) => pid === null && gone()), 100);
+  try {
+    await Promise.race([pg.stop(), exited]);
+  } finally {
+    clearInterval(watch);
+  }
+}
+
 /**
  * Starts the server as its owner: the owner file is written before the server starts, so no
  * other process of ours ever takes it for an orphan. `stop` stops it and, while it is still ours,
  * removes the owner file.
  */
-async function startOwned(pg: { start(): Promise<void>; stop(): Promise<void> }, root: string): Promise<() => Promise<void>> {
+async function startOwned(
+  pg: { start(): Promise<void>; stop(): Promise<void> },
+  root: string,
+  clusterDir: string,
+  instance: string,
+): Promise<() => Promise<void>> {
   const ownerFile = path.join(root, OWNER_FILE);
-  const me: OwnerRecord = { pid: process.pid, startTime: await processStartTime(process.pid) };
+  const me: OwnerRecord = { pid: process.pid, startTime: await processStartTime(process.pid), instance };
   await writeFile(ownerFile, JSON.stringify(me));
   try {
     await pg.start();
@@ -204,7 +261,7 @@ async function startOwned(pg: { start(): Promise<void>; stop(): Promise<void> },
   return async () => {
     if (stopped) return;
     stopped = true;
-    await pg.stop();
+    await stopServer(pg, clusterDir);
     const owner = await readOwner(root);
     if (owner?.pid === me.pid && owner.startTime === me.startTime) await rm(ownerFile, { force: true });
   };
@@ -227,9 +284,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (created) {
     await pg.initialise();
   } else {
-    const existing = await inspectExistingServer(root, clusterDir, log);
+    const existing = await inspectExistingServer(root, clusterDir, options.exclusive === true, log);
     if (existing.kind === 'running') return { url: urlOn(existing.port), created: false, stop: () => Promise.resolve() };
   }
-  const stop = await startOwned(pg, root);
+  const stop = await startOwned(pg, root, clusterDir, options.instance ?? path.basename(process.argv[1] ?? 'node'));
   return { url: urlOn(port), created, stop };
 }

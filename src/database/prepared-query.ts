@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { guardPool } from './data-source';
+import { guardPool } from './open-data-source';
 import type { Queryable } from './read-database';
 
 /**

@@ -3,8 +3,9 @@ import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AppConfig, ConfigError } from '../config/app.config';
-import { runMigrations } from './data-source';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { DataDirInUseError, startEmbeddedPostgres } from './embedded-postgres';
+import { ServerLogFilter } from './postgres-log';
+import { databaseOutages } from '../common/outage-log';
 
 export interface RunningDatabase {
   url: string;
@@ -48,30 +49,42 @@ export function embeddedPostgresInstalled(): boolean {
   return installed;
 }
 
+/**
+ * How this process uses an embedded server: `instance` names it to a later start that finds the server running; the
+ * service is `exclusive` (a second service on one DATA_DIR is refused at once), a CLI shares the service's server.
+ */
+export interface EmbeddedUse {
+  instance?: string;
+  exclusive?: boolean;
+}
+
+/** How long a stop of the embedded server waits for this process's own signal before it is logged as an outage. */
+const EMBEDDED_STOP_GRACE_MS = 1_000;
+
 /** DATABASE_URL when given; otherwise an embedded PostgreSQL under DATA_DIR. No migrations. */
-export async function openDatabase(config: AppConfig, logger = new Logger('Database')): Promise<RunningDatabase> {
+export async function openDatabase(config: AppConfig, logger = new Logger('Database'), use: EmbeddedUse = {}): Promise<RunningDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: () => Promise.resolve() };
   if (!embeddedPostgresInstalled()) {
     throw new ConfigError('No DATABASE_URL, and this installation has no embedded PostgreSQL (installed without optional dependencies): set DATABASE_URL');
   }
   const dir = path.resolve(config.dataDir);
   await ensureWritableDataDir(dir);
-  logger.log(`no DATABASE_URL: starting embedded PostgreSQL in ${dir}`);
+  logger.log(`no DATABASE_URL: using the embedded PostgreSQL in ${dir}`);
+  const serverLog = new ServerLogFilter();
   const embedded = await startEmbeddedPostgres({
     dataDir: dir,
     ownSignals: true,
-    log: (line) => {
-      if (/FATAL|PANIC|ERROR/.test(line)) logger.warn(`postgres: ${line}`);
+    ...use,
+    log: (chunk) => {
+      // Once the service shuts down, the server's stopping (and refusing connections meanwhile) is expected.
+      if (databaseOutages.isShuttingDown) return;
+      for (const line of serverLog.lines(chunk)) logger.warn(`postgres: ${line}`);
     },
+  }).catch((err: unknown) => {
+    // Said as a configuration problem: the start exits 2 with this one line (main.ts).
+    throw err instanceof DataDirInUseError ? new ConfigError(err.message) : err;
   });
+  // A terminal's Ctrl-C stops the server too, maybe before this process hears it: not an outage when the service stops as well.
+  databaseOutages.holdServerStops(EMBEDDED_STOP_GRACE_MS);
   return { url: embedded.url, embedded: true, stop: embedded.stop };
-}
-
-/** The database the service runs on, with pending migrations applied. */
-export async function startDatabase(config: AppConfig): Promise<RunningDatabase> {
-  const logger = new Logger('Database');
-  const db = await openDatabase(config, logger);
-  const applied = await runMigrations(db.url);
-  if (applied.length > 0) logger.log(`migrations applied: ${applied.join(', ')}`);
-  return db;
 }

@@ -63,6 +63,7 @@ export function fullOrderBody(refs: OrderRefs, cf: OrderCustomFields) {
     showLeadContactsToAgent: false,
     callAttemptGroupId: refs.otherAttemptGroup,
     qualifiedLeadsPerDayLimit: 60,
+    dialWeight: 4,
     callScenarioId: refs.scenario,
     leadTransformEnabled: true,
     speechRecognitionEnabled: true,

@@ -52,6 +52,8 @@ export function orderSpec(form: 'detail' | 'list'): Spec {
     qualifiedLeadsPerDayLimit: 'int|null',
     consentRequired: 'bool',
     maxAttemptsPerDay: 'int|null',
+    redialRules: arrayOf(shape({ statusId: 'int', afterMinutes: 'int|null', maxAttempts: 'int|null', final: 'bool' })),
+    dialWeight: 'int',
     // API.md: int; README documents `null` until a scenario is set.
     callScenarioId: 'int',
     leadTransformEnabled: 'bool',

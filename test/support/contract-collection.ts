@@ -95,15 +95,15 @@ function itemOf(doc: ContractDoc, call: PlannedCall, index: number, answers: Map
 
 /**
  * The plan as a Postman collection (v2.1): one request per planned call, in plan order; base URLs
- * and keys are variables the run sets (`base_app`, `base_limited`, `key_<name>`). Requests go
- * without Postman's Cache-Control: no-cache, which would turn every 304 into a 200.
+ * and keys are variables the run sets (`base_app`, `base_limited`, `key_<name>`), sent with
+ * Postman's own headers but its Postman-Token.
  */
 export function collectionOf(doc: ContractDoc, plan: ContractPlan) {
   const answers = new Map<OperationRef['op'], ReturnType<typeof answersOf>>();
   return {
     info: { name: 'Contract tests from /docs-json', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
     variable: Object.entries(plan.variables).map(([key, value]) => ({ key, value })),
-    protocolProfileBehavior: { disabledSystemHeaders: { 'cache-control': true, 'postman-token': true } },
+    protocolProfileBehavior: { disabledSystemHeaders: { 'postman-token': true } },
     item: plan.calls.map((call, index) => itemOf(doc, call, index, answers)),
   };
 }

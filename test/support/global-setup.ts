@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { PgBoss } from 'pg-boss';
-import { runMigrations } from '../../src/database/data-source';
+import { runMigrations } from '../../src/assembly/data-source';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { STATE_FILE, testDatabaseUrlProblem, TestDbState, withDatabase } from './test-db';
 

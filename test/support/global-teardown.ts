@@ -1,5 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { Client } from 'pg';
+import { takeSkipNotes } from './skip-notes';
 import { STATE_FILE, TestDbState } from './test-db';
 
 export default async function globalTeardown(): Promise<void> {
@@ -21,4 +22,6 @@ export default async function globalTeardown(): Promise<void> {
   if (pg) await pg.stop();
   if (state.dataDir) await rm(state.dataDir, { recursive: true, force: true });
   await rm(STATE_FILE, { force: true });
+  // After Jest's summary, where a full run shows it.
+  for (const note of takeSkipNotes(STATE_FILE)) process.stdout.write(`\n${note}\n`);
 }

@@ -35,6 +35,7 @@ export interface ResponseObject {
 }
 export interface Operation {
   operationId?: string;
+  description?: string;
   security?: unknown[];
   parameters?: Node[];
   requestBody?: Node;

@@ -2,7 +2,7 @@ import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { components, paths } from './schema';
 
 export type { components, paths, webhooks } from './schema';
-export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks';
+export { verifyWebhook, WebhookVerificationError, type WebhookBody, type WebhookEvent, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks';
 
 export interface CallCenterClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** Where the service answers, e.g. `https://callcenter.example.com` (no trailing path). */

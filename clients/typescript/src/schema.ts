@@ -31,8 +31,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List API keys (never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs
-         * @description Takes no parameters; needs the admin scope (403 without it).
+         * API keys by id ascending (data: {list, next, total}; never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs
+         * @description Needs the admin scope (403 without it). Refuses with 400 an offset below 0 or a limit outside 1..100.
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -1224,95 +1224,11 @@ export interface paths {
         put?: never;
         /**
          * Record a finished call (telephony scope); idempotent on platformCallId; updates the lead redial plan
-         * @description Refuses with 400 naming the field: a lead, virtual number, status or user that does not exist, an orderId other than the lead's, a total shorter than wait + talk, a call that would end in the future or start before 2000; 403 without the telephony scope.
+         * @description Refuses with 400 naming the field: a lead, virtual number, status or user that does not exist, an orderId other than the lead's, a total shorter than wait + talk, a call that would end in the future or start before 2000; 403 without the telephony scope. The call ends the dialer's claim of the lead: claimToken must name the lead's live claim (else 409: expired, ended or another lead's); without one, any claim of the lead ends.
          *
          *     Body limit: 64 KiB (413 above it).
          */
         post: operations["createCall"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/call-status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Call statuses: id, code, title, category (answered, not-answered, failed), isCallback, isOptOut
-         * @description Takes no parameters; only the key is checked (401, 403).
-         */
-        get: operations["listCallStatuses"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/call-status/detail/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One call status
-         * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
-         */
-        get: operations["getCallStatus"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/call-status/create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a call status (scope admin; data: {id}); 409 when the code is taken
-         * @description Refuses with 400 naming each invalid field; 413 above the body limit.
-         *
-         *     Body limit: 64 KiB (413 above it).
-         */
-        post: operations["createCallStatus"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/call-status/update/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Change the given fields of a call status (scope admin; data: [])
-         * @description Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.
-         *
-         *     Body limit: 64 KiB (413 above it).
-         */
-        post: operations["updateCallStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1693,6 +1609,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/dialer/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim leads to call now, each held by this claim until its lease expires (data: {list})
+         * @description Hands out only leads the stored dialing decision has due and unheld, that GET /v2/lead/callable calls callable now (inside their window, the order dialling and under its qualified limit), and that no live claim holds: never one lead to two live claims. In queue order (priority higher first, planned time, id); across orders each gets a share proportional to its dialWeight, and an order's own leads keep their order. A claim ends when its lease expires, it is released, a confirmation refuses it, or a call is recorded for its lead. Refuses with 400: dialerId outside 1..100 characters, limit outside 1..500, leaseSeconds outside 10..600, an orderIds entry that is no order. 403 without the telephony scope (client keys never have it).
+         *
+         *     Body limit: 64 KiB (413 above it).
+         */
+        post: operations["claimLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/dialer/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give claimed leads back unused (data: {count})
+         * @description Ends the live claims of the tokens: their leads are due again at once, or with retryAfterSeconds wanted not before then (the dialing decision places the call in the lead’s window). Tokens that are no live claim are skipped. Refuses with 400: no token, more than 500, a token that is not a UUID, retryAfterSeconds outside 1..604800. 403 without the telephony scope (client keys never have it).
+         *
+         *     Body limit: 64 KiB (413 above it).
+         */
+        post: operations["releaseClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/dialer/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The last look before dialling: may each claimed lead still be called? (data: {list})
+         * @description Per token: dialable true while the claim is live and GET /v2/lead/callable calls the lead callable now; else dialable false with the reasons (a do-not-call add: dnc, consent withdrawn: no_consent, the order paused: order_autodialing_disabled, the window closed: outside_hours, ...) and the claim ends; a token that is no live claim: claim_ended. Refuses with 400: no token, more than 500, a token that is not a UUID. 403 without the telephony scope (client keys never have it).
+         *
+         *     Body limit: 64 KiB (413 above it).
+         */
+        post: operations["confirmClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/dialer/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live claims, by lease expiry (data: {list, next, total})
+         * @description For operators. Filters: orderId, dialerId. Refuses with 400 a bad filter, an offset below 0 or a limit outside 1..100. 403 without the telephony scope (client keys never have it).
+         */
+        get: operations["listDialerClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/call-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Call statuses: id, code, title, category (answered, not-answered, failed), isCallback, isOptOut, redial
+         * @description Takes no parameters; only the key is checked (401, 403).
+         */
+        get: operations["listCallStatuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/call-status/detail/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One call status
+         * @description Refuses an id that is not a positive integer (400); 404 when there is no such record.
+         */
+        get: operations["getCallStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/call-status/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a call status (scope admin; data: {id}); 409 when the code is taken
+         * @description Refuses with 400 naming each invalid field; 413 above the body limit.
+         *
+         *     Body limit: 64 KiB (413 above it).
+         */
+        post: operations["createCallStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/call-status/update/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the given fields of a call status (scope admin; data: [])
+         * @description Refuses with 400 naming each invalid field (also an id that is not a positive integer); 404 when there is no such record.
+         *
+         *     Body limit: 64 KiB (413 above it).
+         */
+        post: operations["updateCallStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "lead.created": {
@@ -1943,8 +2029,21 @@ export interface components {
         CreatedApiKeyViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["CreatedApiKeyView"];
         };
-        ApiKeyViewArrayEnvelope: components["schemas"]["Envelope"] & {
-            data: components["schemas"]["ApiKeyView"][];
+        ApiKeyViewList: {
+            list: components["schemas"]["ApiKeyView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        ApiKeyViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ApiKeyViewList"];
         };
         UserViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["UserView"];
@@ -2424,6 +2523,12 @@ export interface components {
         EventFeedViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["EventFeedView"];
         };
+        CallStatusViewArrayEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallStatusView"][];
+        };
+        CallStatusViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallStatusView"];
+        };
         OrderViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["OrderView"];
         };
@@ -2483,6 +2588,31 @@ export interface components {
         LeadV2ListItemViewListEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["LeadV2ListItemViewList"];
         };
+        ClaimedLeadsViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ClaimedLeadsView"];
+        };
+        ReleasedViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ReleasedView"];
+        };
+        ConfirmationsViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["ConfirmationsView"];
+        };
+        DialerClaimViewList: {
+            list: components["schemas"]["DialerClaimView"][];
+            /**
+             * @description offset + list.length: the offset of the next page
+             * @example 1
+             */
+            next: number;
+            /**
+             * @description how many match the filter
+             * @example 1
+             */
+            total: number;
+        };
+        DialerClaimViewListEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["DialerClaimViewList"];
+        };
         DncCountViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["DncCountView"];
         };
@@ -2520,12 +2650,6 @@ export interface components {
         };
         CallViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["CallView"];
-        };
-        CallStatusViewArrayEnvelope: components["schemas"]["Envelope"] & {
-            data: components["schemas"]["CallStatusView"][];
-        };
-        CallStatusViewEnvelope: components["schemas"]["Envelope"] & {
-            data: components["schemas"]["CallStatusView"];
         };
         OrderStatsViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["OrderStatsView"];
@@ -2883,33 +3007,26 @@ export interface components {
             name?: string | null;
             /** @example Смирнова */
             lastName?: string | null;
-            /** @default true */
+            /** @description Left out of a create: true. */
             isActive?: boolean;
             /**
-             * @description '' = no access group
-             * @default
+             * @description '' = no access group. Left out of a create: "".
              * @enum {string}
              */
             accessGroup?: "" | "client" | "call-center" | "call-center-senior" | "arbitration" | "moderator" | "admin";
-            /** @default false */
+            /** @description Left out of a create: false. */
             webRtcIsEnabled?: boolean;
             /**
-             * @default ru
+             * @description Left out of a create: "ru".
              * @enum {string}
              */
             interfaceLanguageCode?: "ru" | "gb";
-            /**
-             * @description duplicates are collapsed
-             * @default []
-             */
+            /** @description duplicates are collapsed. Left out of a create: []. */
             languageSkillsCode?: ("ru" | "gb")[];
-            /**
-             * @description -1 instant, 0 disabled, 1..10 seconds
-             * @default 0
-             */
+            /** @description -1 instant, 0 disabled, 1..10 seconds. Left out of a create: 0. */
             autoAnswer?: number;
             /**
-             * @default default
+             * @description Left out of a create: "default".
              * @enum {string}
              */
             phoneMode?: "default" | "outgoing-only" | "incoming-only" | "predictive";
@@ -2918,7 +3035,7 @@ export interface components {
              * @example https://cdn.example.com/avatars/anna.png
              */
             avatar?: string | null;
-            /** @default false */
+            /** @description Left out of a create: false. */
             telegramNotificationsEnabled?: boolean;
             /** @example 401100299 */
             telegramChatId?: string | null;
@@ -2927,7 +3044,7 @@ export interface components {
              * @enum {string|null}
              */
             telegramNotificationsPriority?: "urgent" | null;
-            /** @default false */
+            /** @description Left out of a create: false. */
             emailNotificationsEnabled?: boolean;
             /**
              * @description null = all notifications, urgent = only urgent ones
@@ -2955,33 +3072,26 @@ export interface components {
             name?: string | null;
             /** @example Смирнова */
             lastName?: string | null;
-            /** @default true */
+            /** @description Left out of a create: true. */
             isActive?: boolean;
             /**
-             * @description '' = no access group
-             * @default
+             * @description '' = no access group. Left out of a create: "".
              * @enum {string}
              */
             accessGroup?: "" | "client" | "call-center" | "call-center-senior" | "arbitration" | "moderator" | "admin";
-            /** @default false */
+            /** @description Left out of a create: false. */
             webRtcIsEnabled?: boolean;
             /**
-             * @default ru
+             * @description Left out of a create: "ru".
              * @enum {string}
              */
             interfaceLanguageCode?: "ru" | "gb";
-            /**
-             * @description duplicates are collapsed
-             * @default []
-             */
+            /** @description duplicates are collapsed. Left out of a create: []. */
             languageSkillsCode?: ("ru" | "gb")[];
-            /**
-             * @description -1 instant, 0 disabled, 1..10 seconds
-             * @default 0
-             */
+            /** @description -1 instant, 0 disabled, 1..10 seconds. Left out of a create: 0. */
             autoAnswer?: number;
             /**
-             * @default default
+             * @description Left out of a create: "default".
              * @enum {string}
              */
             phoneMode?: "default" | "outgoing-only" | "incoming-only" | "predictive";
@@ -2990,7 +3100,7 @@ export interface components {
              * @example https://cdn.example.com/avatars/anna.png
              */
             avatar?: string | null;
-            /** @default false */
+            /** @description Left out of a create: false. */
             telegramNotificationsEnabled?: boolean;
             /** @example 401100299 */
             telegramChatId?: string | null;
@@ -2999,7 +3109,7 @@ export interface components {
              * @enum {string|null}
              */
             telegramNotificationsPriority?: "urgent" | null;
-            /** @default false */
+            /** @description Left out of a create: false. */
             emailNotificationsEnabled?: boolean;
             /**
              * @description null = all notifications, urgent = only urgent ones
@@ -3037,8 +3147,7 @@ export interface components {
         CreateAgentGroupDto: {
             names: components["schemas"]["AgentGroupNamesDto"];
             /**
-             * @description user ids; all must exist; duplicates collapse; at most 1000
-             * @default []
+             * @description user ids; all must exist; duplicates collapse; at most 1000. Left out of a create: [].
              * @example [
              *       3,
              *       4,
@@ -3113,7 +3222,7 @@ export interface components {
             number: string;
             /** @example Москва, основной */
             title: string;
-            /** @default true */
+            /** @description Left out of a create: true. */
             isActive?: boolean;
         };
         UpdateSipEndpointDto: {
@@ -3150,9 +3259,9 @@ export interface components {
         CreateCallScenarioDto: {
             /** @example Квалификация лида */
             title: string;
-            /** @default  */
+            /** @description Left out of a create: "". */
             description?: string;
-            /** @default true */
+            /** @description Left out of a create: true. */
             isActive?: boolean;
         };
         UpdateCallScenarioDto: {
@@ -3213,20 +3322,11 @@ export interface components {
              *     ]
              */
             intervals: number[];
-            /**
-             * @description true takes the default over from the current default group; the first group is always the default
-             * @default false
-             */
+            /** @description true takes the default over from the current default group; the first group is always the default. Left out of a create: false. */
             isDefault?: boolean;
-            /**
-             * @description reset attempts when the customer asks to call back
-             * @default false
-             */
+            /** @description reset attempts when the customer asks to call back. Left out of a create: false. */
             resetAttemptsEnabled?: boolean;
-            /**
-             * @description past the end of intervals keep repeating the last one (false: stop dialing)
-             * @default false
-             */
+            /** @description past the end of intervals keep repeating the last one (false: stop dialing). Left out of a create: false. */
             repeatLastInterval?: boolean;
         };
         CallAttemptGroupView: {
@@ -3291,7 +3391,7 @@ export interface components {
             /** @example Квартира */
             title: string;
             /**
-             * @default 100
+             * @description Left out of a create: 100.
              * @example 10
              */
             sort?: number;
@@ -3311,8 +3411,7 @@ export interface components {
              */
             essence: "leads" | "orders";
             /**
-             * @description fields are listed by sort, then id
-             * @default 100
+             * @description fields are listed by sort, then id. Left out of a create: 100.
              * @example 100
              */
             sort?: number;
@@ -3406,6 +3505,25 @@ export interface components {
              */
             updatedAt: string;
         };
+        OrderRedialRuleDto: {
+            /**
+             * @description minutes to wait after a call ending in this status, instead of the attempt group's interval for that attempt; null: the group's
+             * @example 15
+             */
+            afterMinutes?: number | null;
+            /**
+             * @description the lead stops after this many calls ending in this status; null: no such cap
+             * @example 3
+             */
+            maxAttempts?: number | null;
+            /** @description a call ending in this status stops the lead's dialling. Left out of a create: false. */
+            final?: boolean;
+            /**
+             * @description the call status (GET /v2/call-status) the rule applies to
+             * @example 3
+             */
+            statusId: number;
+        };
         TransferNumberDto: {
             /**
              * @description phone number or extension, no spaces
@@ -3431,6 +3549,13 @@ export interface components {
              * @example 3
              */
             maxAttemptsPerDay?: number | null;
+            /** @description redial rules per call status (one per statusId), over the statuses' own; the list replaces the stored one. Left out of a create: []. */
+            redialRules?: components["schemas"]["OrderRedialRuleDto"][];
+            /**
+             * @description the order's share of a dialer claim across orders, relative to the other orders' weights. Left out of a create: 1.
+             * @example 2
+             */
+            dialWeight?: number;
             /**
              * @description extension: the client that ordered it (must exist); null = the call center's own; a client key may only send its own
              * @example 1
@@ -3551,8 +3676,7 @@ export interface components {
             /** @description numbers a call can be transferred to; replaces the stored list; at most 50 */
             transferNumbers?: components["schemas"]["TransferNumberDto"][];
             /**
-             * @description extension: UTC offset (hours) used for leads without one and for the order day; default 0
-             * @default 0
+             * @description extension: UTC offset (hours) used for leads without one and for the order day. Left out of a create: 0.
              * @example 3
              */
             defaultUtcOffset?: number;
@@ -3584,6 +3708,13 @@ export interface components {
              * @example 3
              */
             maxAttemptsPerDay?: number | null;
+            /** @description redial rules per call status (one per statusId), over the statuses' own; the list replaces the stored one. Left out of a create: []. */
+            redialRules?: components["schemas"]["OrderRedialRuleDto"][];
+            /**
+             * @description the order's share of a dialer claim across orders, relative to the other orders' weights. Left out of a create: 1.
+             * @example 2
+             */
+            dialWeight?: number;
             /**
              * @description extension: moves the order, its leads and calls, to this client (must exist); null = the call center's own; a client key cannot
              * @example null
@@ -3704,8 +3835,7 @@ export interface components {
             /** @description numbers a call can be transferred to; replaces the stored list; at most 50 */
             transferNumbers?: components["schemas"]["TransferNumberDto"][];
             /**
-             * @description extension: UTC offset (hours) used for leads without one and for the order day; default 0
-             * @default 0
+             * @description extension: UTC offset (hours) used for leads without one and for the order day. Left out of a create: 0.
              * @example 3
              */
             defaultUtcOffset?: number;
@@ -3727,6 +3857,22 @@ export interface components {
              *     ]
              */
             sipEndpointIds?: number[];
+        };
+        OrderRedialRuleView: {
+            /**
+             * @description minutes to wait after a call ending in this status, instead of the attempt group's interval for that attempt; null: the group's
+             * @example 15
+             */
+            afterMinutes: number | null;
+            /**
+             * @description the lead stops after this many calls ending in this status; null: no such cap
+             * @example null
+             */
+            maxAttempts: number | null;
+            /** @description a call ending in this status stops the lead's dialling */
+            final: boolean;
+            /** @example 3 */
+            statusId: number;
         };
         TransferNumberView: {
             /** @example +74951234500 */
@@ -3812,6 +3958,10 @@ export interface components {
             consentRequired: boolean;
             /** @description calls per lead per local day; null = no cap */
             maxAttemptsPerDay: number | null;
+            /** @description redial rules per call status, over the statuses' own */
+            redialRules: components["schemas"]["OrderRedialRuleView"][];
+            /** @description share of a dialer claim across orders, relative to the other orders' weights */
+            dialWeight: number;
             /** @description 0 = no scenario */
             callScenarioId: number;
             leadTransformEnabled: boolean;
@@ -3934,6 +4084,10 @@ export interface components {
             consentRequired: boolean;
             /** @description calls per lead per local day; null = no cap */
             maxAttemptsPerDay: number | null;
+            /** @description redial rules per call status, over the statuses' own */
+            redialRules: components["schemas"]["OrderRedialRuleView"][];
+            /** @description share of a dialer claim across orders, relative to the other orders' weights */
+            dialWeight: number;
             /** @description 0 = no scenario */
             callScenarioId: number;
             leadTransformEnabled: boolean;
@@ -4061,7 +4215,7 @@ export interface components {
              */
             timeZone?: string | null;
             /**
-             * @default organic
+             * @description Left out of a create: "organic".
              * @enum {string}
              */
             source?: "organic" | "non-organic" | "search-a.ads" | "social-a.ads" | "social-b.ads" | "video-a.ads" | "search-b.direct" | "social-c.ads" | "messenger-a.ads";
@@ -4210,7 +4364,7 @@ export interface components {
              */
             timeZone?: string | null;
             /**
-             * @default organic
+             * @description Left out of a create: "organic".
              * @enum {string}
              */
             source?: "organic" | "non-organic" | "search-a.ads" | "social-a.ads" | "social-b.ads" | "video-a.ads" | "search-b.direct" | "social-c.ads" | "messenger-a.ads";
@@ -4351,7 +4505,7 @@ export interface components {
              */
             timeZone?: string | null;
             /**
-             * @default organic
+             * @description Left out of a create: "organic".
              * @enum {string}
              */
             source?: "organic" | "non-organic" | "search-a.ads" | "social-a.ads" | "social-b.ads" | "video-a.ads" | "search-b.direct" | "social-c.ads" | "messenger-a.ads";
@@ -4427,13 +4581,13 @@ export interface components {
              */
             utcOffset: number;
             /** @description every reason that applies: no_schedule (all seven days off), day_off (today has no window), holiday (today, in the lead zone, is a holiday of the order), outside_hours, not_yet_due (inside hours, the planned call is later), dialing_stopped (no call planned), order_autodialing_disabled, qualified_limit_reached, no_consent (the order requires consent, the lead has none), daily_attempt_cap (the calls of its local day reached maxAttemptsPerDay: it waits for its next local day), dnc (a do-not-call entry covers the number: no call is planned) */
-            reasons: ("no_schedule" | "day_off" | "holiday" | "outside_hours" | "not_yet_due" | "dialing_stopped" | "order_autodialing_disabled" | "qualified_limit_reached" | "no_consent" | "daily_attempt_cap" | "dnc")[];
+            reasons: ("no_schedule" | "day_off" | "holiday" | "outside_hours" | "not_yet_due" | "dialing_stopped" | "final_outcome" | "outcome_attempts_exhausted" | "order_autodialing_disabled" | "qualified_limit_reached" | "no_consent" | "daily_attempt_cap" | "dnc")[];
             /**
              * Format: date-time
-             * @description the next moment the lead may be called; '' when none
+             * @description the next moment the lead may be called; null when none
              * @example 2026-03-10T08:00:00+00:00
              */
-            nextCallableAt: string;
+            nextCallableAt: string | null;
         };
         DialingHoldView: {
             /**
@@ -4495,7 +4649,7 @@ export interface components {
              * @description '' when no call is planned
              * @example 2026-03-04T05:06:07+00:00
              */
-            planningCallDateTime: string;
+            planningCallDateTime: string | "";
             /** @description extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. A lead.updated event that changes it lists dialingHold in changed. */
             dialingHold: components["schemas"]["DialingHoldView"] | null;
             priority: number;
@@ -4571,7 +4725,7 @@ export interface components {
              * @description '' when no call is planned
              * @example 2026-03-04T05:06:07+00:00
              */
-            planningCallDateTime: string;
+            planningCallDateTime: string | "";
             /** @description extension: why the lead is held from dialling (planningCallDateTime is then '' or, under the daily cap, its next day's window); null when nothing holds it. A lead.updated event that changes it lists dialingHold in changed. */
             dialingHold: components["schemas"]["DialingHoldView"] | null;
             priority: number;
@@ -4882,14 +5036,14 @@ export interface components {
             waitTimeDurationSeconds: number;
             /** @example 80 */
             talkTimeDurationSeconds: number;
-            /** @default false */
+            /** @description Left out of a create: false. */
             isPredictive?: boolean;
             /**
              * @description Digits, with or without +; defaults to the lead's phone
              * @example 79161234567
              */
             clientPhone?: string;
-            /** @default false */
+            /** @description Left out of a create: false. */
             hasRecords?: boolean;
             /** @description The client asked to be called back (default: the status says so) */
             callbackRequested?: boolean;
@@ -4901,40 +5055,12 @@ export interface components {
              * @example 2026-11-22T10:00:00Z
              */
             startedAt?: string;
-        };
-        CallStatusView: {
-            id: number;
-            /** @example answered */
-            code: string;
-            /** @example Answered */
-            title: string;
-            /** @enum {string} */
-            category: "answered" | "not-answered" | "failed";
-            isCallback: boolean;
-            /** @description a call with it puts the number on a do-not-call list */
-            isOptOut: boolean;
-        };
-        CreateCallStatusDto: {
-            /** @example answering-machine */
-            code: string;
-            /** @example Answering machine */
-            title: string;
-            /** @enum {string} */
-            category: "answered" | "not-answered" | "failed";
-            /** @description the customer asked to be called back (may reset the attempt count) */
-            isCallback?: boolean;
-            /** @description the person asked not to be called: a call with it puts the number on the order's client's do-not-call list (global without a client) */
-            isOptOut?: boolean;
-        };
-        UpdateCallStatusDto: {
-            code?: string;
-            title?: string;
-            /** @enum {string} */
-            category?: "answered" | "not-answered" | "failed";
-            /** @description the customer asked to be called back (may reset the attempt count) */
-            isCallback?: boolean;
-            /** @description the person asked not to be called: a call with it puts the number on the order's client's do-not-call list (global without a client) */
-            isOptOut?: boolean;
+            /**
+             * Format: uuid
+             * @description The dialer's claim of the lead (POST /v2/dialer/claim/) this call ends; one that is not the lead's live claim (expired, ended, another lead's): 409. Absent or null: any claim of the lead ends
+             * @example null
+             */
+            claimToken?: string | null;
         };
         LeadCategoryCountsView: {
             "in-progress": number;
@@ -5104,7 +5230,7 @@ export interface components {
              *     ]
              */
             orderIds?: number[];
-            /** @default true */
+            /** @description Left out of a create: true. */
             isActive?: boolean;
         };
         UpdateWebhookDto: {
@@ -5300,6 +5426,215 @@ export interface components {
              */
             createdAt: string;
         };
+        ClaimedLeadView: {
+            /**
+             * Format: uuid
+             * @description names this claim in release, confirm and call create
+             * @example 3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f
+             */
+            claimToken: string;
+            /**
+             * Format: date-time
+             * @description the claim ends then unless released, confirmed away or ended by a call first
+             * @example 2026-03-04T05:08:07+00:00
+             */
+            leaseExpiresAt: string;
+            leadId: number;
+            orderId: number;
+            /**
+             * @description E.164
+             * @example +79991234567
+             */
+            phone: string;
+            /**
+             * @description IANA time zone; null = the fixed utcOffset
+             * @example Europe/Moscow
+             */
+            timeZone: string | null;
+            /** @description the lead's current UTC offset in whole hours */
+            utcOffset: number;
+            /** @description higher first */
+            priority: number;
+            /** @description which attempt this call is: the calls recorded for the lead so far + 1 */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description when the call was planned (UTC)
+             * @example 2026-03-04T05:08:07+00:00
+             */
+            planningCallDateTime: string;
+            /** @description '' when none */
+            name: string;
+            /**
+             * @description custom field id → value
+             * @example {
+             *       "7": "flat"
+             *     }
+             */
+            customValues: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        ClaimedLeadsView: {
+            /** @description in queue order: priority (higher first), planned time, id */
+            list: components["schemas"]["ClaimedLeadView"][];
+        };
+        ClaimDto: {
+            /**
+             * @description the dialer node claiming (its claims are listed under it)
+             * @example dialer-eu-1
+             */
+            dialerId: string;
+            /**
+             * @description at most this many leads
+             * @example 50
+             */
+            limit: number;
+            /**
+             * @description the lease; left out: 120 seconds
+             * @example 120
+             */
+            leaseSeconds?: number;
+            /**
+             * @description the orders to claim from (each must exist: else 400); absent: every order whose autodialing is on
+             * @example [
+             *       1,
+             *       2
+             *     ]
+             */
+            orderIds?: number[];
+        };
+        ReleasedView: {
+            /** @description live claims released (tokens that are no live claim are skipped) */
+            count: number;
+        };
+        ReleaseDto: {
+            /**
+             * @description claim tokens a claim answered
+             * @example [
+             *       "3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f"
+             *     ]
+             */
+            claimTokens: string[];
+            /**
+             * @description absent: the leads are due again at once; else wanted not before this many seconds from now (the call goes to the first moment of the lead's window then)
+             * @example 300
+             */
+            retryAfterSeconds?: number;
+        };
+        ConfirmationView: {
+            /**
+             * Format: uuid
+             * @example 3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f
+             */
+            claimToken: string;
+            /** @description false: do not dial; the claim has ended */
+            dialable: boolean;
+            /** @description empty when dialable; else the reasons of GET /v2/lead/callable, or claim_ended (the token is no live claim: expired, released, ended by a call or unknown) */
+            reasons: ("no_schedule" | "day_off" | "holiday" | "outside_hours" | "not_yet_due" | "dialing_stopped" | "final_outcome" | "outcome_attempts_exhausted" | "order_autodialing_disabled" | "qualified_limit_reached" | "no_consent" | "daily_attempt_cap" | "dnc" | "claim_ended")[];
+        };
+        ConfirmationsView: {
+            /** @description one per token, in the order sent */
+            list: components["schemas"]["ConfirmationView"][];
+        };
+        ClaimTokensDto: {
+            /**
+             * @description claim tokens a claim answered
+             * @example [
+             *       "3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f"
+             *     ]
+             */
+            claimTokens: string[];
+        };
+        DialerClaimView: {
+            /**
+             * Format: uuid
+             * @example 3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f
+             */
+            claimToken: string;
+            /** @example dialer-eu-1 */
+            dialerId: string;
+            orderId: number;
+            leadId: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:08:07+00:00
+             */
+            claimedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-04T05:08:07+00:00
+             */
+            leaseExpiresAt: string;
+        };
+        RedialRuleView: {
+            /**
+             * @description minutes to wait after a call ending in this status, instead of the attempt group's interval for that attempt; null: the group's
+             * @example 15
+             */
+            afterMinutes: number | null;
+            /**
+             * @description the lead stops after this many calls ending in this status; null: no such cap
+             * @example null
+             */
+            maxAttempts: number | null;
+            /** @description a call ending in this status stops the lead's dialling */
+            final: boolean;
+        };
+        CallStatusView: {
+            id: number;
+            /** @example answered */
+            code: string;
+            /** @example Answered */
+            title: string;
+            /** @enum {string} */
+            category: "answered" | "not-answered" | "failed";
+            isCallback: boolean;
+            /** @description a call with it puts the number on a do-not-call list */
+            isOptOut: boolean;
+            /** @description what a call ending in it does to the lead's next call (an order's redialRules override it) */
+            redial: components["schemas"]["RedialRuleView"];
+        };
+        RedialRuleDto: {
+            /**
+             * @description minutes to wait after a call ending in this status, instead of the attempt group's interval for that attempt; null: the group's
+             * @example 15
+             */
+            afterMinutes?: number | null;
+            /**
+             * @description the lead stops after this many calls ending in this status; null: no such cap
+             * @example 3
+             */
+            maxAttempts?: number | null;
+            /** @description a call ending in this status stops the lead's dialling. Left out of a create: false. */
+            final?: boolean;
+        };
+        CreateCallStatusDto: {
+            /** @example answering-machine */
+            code: string;
+            /** @example Answering machine */
+            title: string;
+            /** @enum {string} */
+            category: "answered" | "not-answered" | "failed";
+            /** @description the customer asked to be called back (may reset the attempt count) */
+            isCallback?: boolean;
+            /** @description the person asked not to be called: a call with it puts the number on the order's client's do-not-call list (global without a client) */
+            isOptOut?: boolean;
+            /** @description what a call ending in this status does to the lead's next call; an order's redialRules override it. On create, left out: no rule (the attempt group's intervals); on update, the whole rule is replaced */
+            redial?: components["schemas"]["RedialRuleDto"];
+        };
+        UpdateCallStatusDto: {
+            code?: string;
+            title?: string;
+            /** @enum {string} */
+            category?: "answered" | "not-answered" | "failed";
+            /** @description the customer asked to be called back (may reset the attempt count) */
+            isCallback?: boolean;
+            /** @description the person asked not to be called: a call with it puts the number on the order's client's do-not-call list (global without a client) */
+            isOptOut?: boolean;
+            /** @description what a call ending in this status does to the lead's next call; an order's redialRules override it. On create, left out: no rule (the attempt group's intervals); on update, the whole rule is replaced */
+            redial?: components["schemas"]["RedialRuleDto"];
+        };
     };
     responses: never;
     parameters: never;
@@ -5452,6 +5787,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -5484,14 +5832,17 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                offset?: number;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description All of them */
+            /** @description One page: {list, next, total} */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5506,22 +5857,26 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "message": "",
-                     *       "data": [
-                     *         {
-                     *           "id": 0,
-                     *           "name": "crm-prod",
-                     *           "scopes": [
-                     *             "api"
-                     *           ],
-                     *           "clientId": null,
-                     *           "active": true,
-                     *           "createdAt": "2026-03-04T05:06:07.000Z",
-                     *           "revokedAt": null
-                     *         }
-                     *       ]
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "id": 0,
+                     *             "name": "crm-prod",
+                     *             "scopes": [
+                     *               "api"
+                     *             ],
+                     *             "clientId": null,
+                     *             "active": true,
+                     *             "createdAt": "2026-03-04T05:06:07.000Z",
+                     *             "revokedAt": null
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ApiKeyViewArrayEnvelope"];
+                    "application/json": components["schemas"]["ApiKeyViewListEnvelope"];
                 };
             };
             /** @description Not modified: the If-None-Match ETag still matches; no body */
@@ -6358,16 +6713,18 @@ export interface operations {
                  *       "lastName": "Смирнова",
                  *       "isActive": true,
                  *       "accessGroup": "",
-                 *       "webRtcIsEnabled": false,
+                 *       "webRtcIsEnabled": true,
                  *       "interfaceLanguageCode": "ru",
-                 *       "languageSkillsCode": [],
-                 *       "autoAnswer": 0,
+                 *       "languageSkillsCode": [
+                 *         "ru"
+                 *       ],
+                 *       "autoAnswer": -1,
                  *       "phoneMode": "default",
                  *       "avatar": "https://cdn.example.com/avatars/anna.png",
-                 *       "telegramNotificationsEnabled": false,
+                 *       "telegramNotificationsEnabled": true,
                  *       "telegramChatId": "401100299",
                  *       "telegramNotificationsPriority": "urgent",
-                 *       "emailNotificationsEnabled": false,
+                 *       "emailNotificationsEnabled": true,
                  *       "emailNotificationsPriority": "urgent",
                  *       "lastLoginAt": "2026-03-04 05:06:07",
                  *       "lastActivityAt": "2026-03-04 05:06:07",
@@ -6463,6 +6820,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -6511,16 +6881,18 @@ export interface operations {
                  *       "lastName": "Смирнова",
                  *       "isActive": true,
                  *       "accessGroup": "",
-                 *       "webRtcIsEnabled": false,
+                 *       "webRtcIsEnabled": true,
                  *       "interfaceLanguageCode": "ru",
-                 *       "languageSkillsCode": [],
-                 *       "autoAnswer": 0,
+                 *       "languageSkillsCode": [
+                 *         "ru"
+                 *       ],
+                 *       "autoAnswer": -1,
                  *       "phoneMode": "default",
                  *       "avatar": "https://cdn.example.com/avatars/anna.png",
-                 *       "telegramNotificationsEnabled": false,
+                 *       "telegramNotificationsEnabled": true,
                  *       "telegramChatId": "401100299",
                  *       "telegramNotificationsPriority": "urgent",
-                 *       "emailNotificationsEnabled": false,
+                 *       "emailNotificationsEnabled": true,
                  *       "emailNotificationsPriority": "urgent",
                  *       "lastLoginAt": "2026-03-04 05:06:07",
                  *       "lastActivityAt": "2026-03-04 05:06:07",
@@ -6615,6 +6987,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6770,6 +7155,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -6900,6 +7298,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7316,6 +7727,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -7453,6 +7877,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7766,7 +8203,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Квалификация лида",
-                 *       "description": "",
+                 *       "description": "string",
                  *       "isActive": true
                  *     }
                  */
@@ -7848,6 +8285,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7983,6 +8433,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8393,6 +8856,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -8444,9 +8920,9 @@ export interface operations {
                  *         120,
                  *         1440
                  *       ],
-                 *       "isDefault": false,
-                 *       "resetAttemptsEnabled": false,
-                 *       "repeatLastInterval": false
+                 *       "isDefault": true,
+                 *       "resetAttemptsEnabled": true,
+                 *       "repeatLastInterval": true
                  *     }
                  */
                 "application/json": components["schemas"]["CreateCallAttemptGroupDto"];
@@ -8527,6 +9003,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9210,6 +9699,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -9357,6 +9859,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9641,6 +10156,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -9776,6 +10304,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10084,6 +10625,15 @@ export interface operations {
                  * @example {
                  *       "consentRequired": true,
                  *       "maxAttemptsPerDay": 3,
+                 *       "redialRules": [
+                 *         {
+                 *           "afterMinutes": 15,
+                 *           "maxAttempts": 3,
+                 *           "final": true,
+                 *           "statusId": 3
+                 *         }
+                 *       ],
+                 *       "dialWeight": 2,
                  *       "clientId": 1,
                  *       "code": "dental-clinic-moscow",
                  *       "callSchedule": [
@@ -10252,6 +10802,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -10298,6 +10861,15 @@ export interface operations {
                  * @example {
                  *       "consentRequired": true,
                  *       "maxAttemptsPerDay": 3,
+                 *       "redialRules": [
+                 *         {
+                 *           "afterMinutes": 15,
+                 *           "maxAttempts": 3,
+                 *           "final": true,
+                 *           "statusId": 3
+                 *         }
+                 *       ],
+                 *       "dialWeight": 2,
                  *       "clientId": null,
                  *       "code": "novostroyki-moskvy",
                  *       "callSchedule": [
@@ -10475,6 +11047,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -10585,6 +11170,15 @@ export interface operations {
                      *         "qualifiedLeadsPerDayLimit": 0,
                      *         "consentRequired": true,
                      *         "maxAttemptsPerDay": 1,
+                     *         "redialRules": [
+                     *           {
+                     *             "afterMinutes": 15,
+                     *             "maxAttempts": null,
+                     *             "final": true,
+                     *             "statusId": 3
+                     *           }
+                     *         ],
+                     *         "dialWeight": 1,
                      *         "callScenarioId": 0,
                      *         "leadTransformEnabled": true,
                      *         "status": "success",
@@ -10791,6 +11385,15 @@ export interface operations {
                      *             "qualifiedLeadsPerDayLimit": 0,
                      *             "consentRequired": true,
                      *             "maxAttemptsPerDay": 1,
+                     *             "redialRules": [
+                     *               {
+                     *                 "afterMinutes": 15,
+                     *                 "maxAttempts": null,
+                     *                 "final": true,
+                     *                 "statusId": 3
+                     *               }
+                     *             ],
+                     *             "dialWeight": 1,
                      *             "callScenarioId": 0,
                      *             "leadTransformEnabled": true,
                      *             "status": "success",
@@ -11042,6 +11645,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -11226,6 +11842,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -11394,6 +12023,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -11549,6 +12191,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11858,6 +12513,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -12500,6 +13168,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -12647,6 +13328,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13199,6 +13893,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -13337,6 +14044,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -13687,12 +14407,13 @@ export interface operations {
                  *       "totalDurationSeconds": 95,
                  *       "waitTimeDurationSeconds": 12,
                  *       "talkTimeDurationSeconds": 80,
-                 *       "isPredictive": false,
+                 *       "isPredictive": true,
                  *       "clientPhone": "79161234567",
-                 *       "hasRecords": false,
+                 *       "hasRecords": true,
                  *       "callbackRequested": true,
                  *       "optOut": true,
-                 *       "startedAt": "2026-11-22T10:00:00Z"
+                 *       "startedAt": "2026-11-22T10:00:00Z",
+                 *       "claimToken": null
                  *     }
                  */
                 "application/json": components["schemas"]["RecordCallDto"];
@@ -13784,533 +14505,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Database unreachable or busy; Retry-After says when to retry */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    listCallStatuses: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description All of them */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "",
-                     *       "data": [
-                     *         {
-                     *           "id": 0,
-                     *           "code": "answered",
-                     *           "title": "Answered",
-                     *           "category": "answered",
-                     *           "isCallback": true,
-                     *           "isOptOut": true
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CallStatusViewArrayEnvelope"];
-                };
-            };
-            /** @description Not modified: the If-None-Match ETag still matches; no body */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No key, or an unknown, revoked or expired X-Api-Key */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The key lacks the scope this operation needs */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Database unreachable or busy; Retry-After says when to retry */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getCallStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description positive integer id (400 otherwise; 404 when no such record) */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "",
-                     *       "data": {
-                     *         "id": 0,
-                     *         "code": "answered",
-                     *         "title": "Answered",
-                     *         "category": "answered",
-                     *         "isCallback": true,
-                     *         "isOptOut": true
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CallStatusViewEnvelope"];
-                };
-            };
-            /** @description Not modified: the If-None-Match ETag still matches; no body */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No key, or an unknown, revoked or expired X-Api-Key */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The key lacks the scope this operation needs */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No record with this id */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Database unreachable or busy; Retry-After says when to retry */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    createCallStatus: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1..255 chars. Same key + same body within 24 h replays the stored response; another body gives 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "code": "answering-machine",
-                 *       "title": "Answering machine",
-                 *       "category": "answered",
-                 *       "isCallback": true,
-                 *       "isOptOut": true
-                 *     }
-                 */
-                "application/json": components["schemas"]["CreateCallStatusDto"];
-            };
-        };
-        responses: {
-            /** @description Created: data.id is the new record */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "",
-                     *       "data": {
-                     *         "id": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
-                };
-            };
-            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No key, or an unknown, revoked or expired X-Api-Key */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The key lacks the scope this operation needs */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Body larger than the route limit */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Database unreachable or busy; Retry-After says when to retry */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    updateCallStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description positive integer id (400 otherwise; 404 when no such record) */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "code": "string",
-                 *       "title": "string",
-                 *       "category": "answered",
-                 *       "isCallback": true,
-                 *       "isOptOut": true
-                 *     }
-                 */
-                "application/json": components["schemas"]["UpdateCallStatusDto"];
-            };
-        };
-        responses: {
-            /** @description Changed; data is [] */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "",
-                     *       "data": []
-                     *     }
-                     */
-                    "application/json": components["schemas"]["EmptyEnvelope"];
-                };
-            };
-            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No key, or an unknown, revoked or expired X-Api-Key */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The key lacks the scope this operation needs */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description No record with this id */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Body larger than the route limit */
-            413: {
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -14601,6 +14797,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -14752,6 +14961,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -14878,6 +15100,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -15172,6 +15407,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -15300,6 +15548,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16480,6 +16741,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
             429: {
                 headers: {
@@ -16591,6 +16865,19 @@ export interface operations {
             };
             /** @description Body larger than the route limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -16724,6 +17011,1149 @@ export interface operations {
             };
             /** @description The key lacks the scope this operation needs */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    claimLeads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dialerId": "dialer-eu-1",
+                 *       "limit": 50,
+                 *       "leaseSeconds": 120,
+                 *       "orderIds": [
+                 *         1,
+                 *         2
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClaimDto"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "claimToken": "3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f",
+                     *             "leaseExpiresAt": "2026-03-04T05:08:07+00:00",
+                     *             "leadId": 0,
+                     *             "orderId": 0,
+                     *             "phone": "+79991234567",
+                     *             "timeZone": "Europe/Moscow",
+                     *             "utcOffset": 0,
+                     *             "priority": 0,
+                     *             "attempt": 1,
+                     *             "planningCallDateTime": "2026-03-04T05:08:07+00:00",
+                     *             "name": "string",
+                     *             "customValues": {
+                     *               "7": "flat"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimedLeadsViewEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than the route limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    releaseClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "claimTokens": [
+                 *         "3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f"
+                 *       ],
+                 *       "retryAfterSeconds": 300
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReleaseDto"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "count": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReleasedViewEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than the route limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirmClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "claimTokens": [
+                 *         "3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClaimTokensDto"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "claimToken": "3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f",
+                     *             "dialable": true,
+                     *             "reasons": [
+                     *               "no_schedule"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConfirmationsViewEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than the route limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listDialerClaims: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                orderId?: number;
+                /** @description the dialer node claiming (its claims are listed under it) */
+                dialerId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page: {list, next, total} */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "list": [
+                     *           {
+                     *             "claimToken": "3f0c2a8e-4b1d-4c9a-9f7e-2d1b0a6c5e4f",
+                     *             "dialerId": "dialer-eu-1",
+                     *             "orderId": 0,
+                     *             "leadId": 0,
+                     *             "claimedAt": "2026-03-04T05:08:07+00:00",
+                     *             "leaseExpiresAt": "2026-03-04T05:08:07+00:00"
+                     *           }
+                     *         ],
+                     *         "next": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DialerClaimViewListEnvelope"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCallStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All of them */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": [
+                     *         {
+                     *           "id": 0,
+                     *           "code": "answered",
+                     *           "title": "Answered",
+                     *           "category": "answered",
+                     *           "isCallback": true,
+                     *           "isOptOut": true,
+                     *           "redial": {
+                     *             "afterMinutes": 15,
+                     *             "maxAttempts": null,
+                     *             "final": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallStatusViewArrayEnvelope"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCallStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description positive integer id (400 otherwise; 404 when no such record) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 0,
+                     *         "code": "answered",
+                     *         "title": "Answered",
+                     *         "category": "answered",
+                     *         "isCallback": true,
+                     *         "isOptOut": true,
+                     *         "redial": {
+                     *           "afterMinutes": 15,
+                     *           "maxAttempts": null,
+                     *           "final": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallStatusViewEnvelope"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag still matches; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createCallStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1..255 chars. Same key + same body within 24 h replays the stored response; another body gives 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "answering-machine",
+                 *       "title": "Answering machine",
+                 *       "category": "answered",
+                 *       "isCallback": true,
+                 *       "isOptOut": true,
+                 *       "redial": {
+                 *         "afterMinutes": 15,
+                 *         "maxAttempts": 3,
+                 *         "final": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCallStatusDto"];
+            };
+        };
+        responses: {
+            /** @description Created: data.id is the new record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedIdViewEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than the route limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateCallStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description positive integer id (400 otherwise; 404 when no such record) */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "string",
+                 *       "title": "string",
+                 *       "category": "answered",
+                 *       "isCallback": true,
+                 *       "isOptOut": true,
+                 *       "redial": {
+                 *         "afterMinutes": 15,
+                 *         "maxAttempts": 3,
+                 *         "final": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCallStatusDto"];
+            };
+        };
+        responses: {
+            /** @description Changed; data is [] */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EmptyEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No record with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than the route limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -17185,6 +18615,15 @@ export interface operations {
                  *           "qualifiedLeadsPerDayLimit": 0,
                  *           "consentRequired": true,
                  *           "maxAttemptsPerDay": 1,
+                 *           "redialRules": [
+                 *             {
+                 *               "afterMinutes": 15,
+                 *               "maxAttempts": null,
+                 *               "final": true,
+                 *               "statusId": 3
+                 *             }
+                 *           ],
+                 *           "dialWeight": 1,
                  *           "callScenarioId": 0,
                  *           "leadTransformEnabled": true,
                  *           "status": "success",
@@ -17320,6 +18759,15 @@ export interface operations {
                  *           "qualifiedLeadsPerDayLimit": 0,
                  *           "consentRequired": true,
                  *           "maxAttemptsPerDay": 1,
+                 *           "redialRules": [
+                 *             {
+                 *               "afterMinutes": 15,
+                 *               "maxAttempts": null,
+                 *               "final": true,
+                 *               "statusId": 3
+                 *             }
+                 *           ],
+                 *           "dialWeight": 1,
                  *           "callScenarioId": 0,
                  *           "leadTransformEnabled": true,
                  *           "status": "success",

@@ -17,6 +17,23 @@ describe('verifyWebhook', () => {
     expect(verifyWebhook(secret, Buffer.from(body), signed([secret]))).toEqual(JSON.parse(body));
   });
 
+  it('takes the headers as a Fetch Headers, a record in any case or of arrays, and the body as text or bytes', () => {
+    const headers = signed([secret]);
+    const shapes = {
+      fetch: new Headers(headers),
+      record: headers,
+      upperCase: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value])),
+      arrays: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    };
+    const bodies = { text: body, buffer: Buffer.from(body), bytes: new TextEncoder().encode(body) };
+    const verified = Object.entries(shapes).flatMap(([shape, given]) =>
+      Object.entries(bodies).map(([kind, raw]) => [`${shape}, ${kind}`, verifyWebhook(secret, raw, given)] as const),
+    );
+    expect(Object.fromEntries(verified)).toEqual(Object.fromEntries(verified.map(([what]) => [what, JSON.parse(body)])));
+    expect(() => verifyWebhook(secret, body, new Headers({ ...headers, 'webhook-id': '' }))).toThrow('missing webhook-id header');
+    expect(() => verifyWebhook(secret, new TextEncoder().encode(`${body} `), shapes.fetch)).toThrow('no valid signature');
+  });
+
   it('accepts either signature during a rotation', () => {
     const previous = `whsec_${randomBytes(32).toString('base64')}`;
     const headers = signed([secret, previous]);

@@ -111,7 +111,7 @@ export const ApiCreated = (description = 'Created: data.id is the new record') =
 /** A partial update or action answered with `data: []`. */
 export const ApiUpdated = (description = 'Changed; data is []') => ApiEnvelope('empty', { description });
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 503;
 
 export const ERROR_TEXT: Record<ErrorStatus, string> = {
   400: 'Invalid input: the message names the field; data.errors lists each field and what is wrong with it',
@@ -121,6 +121,7 @@ export const ERROR_TEXT: Record<ErrorStatus, string> = {
   409: 'Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body)',
   410: 'Gone for good: the message says what expired and what to do instead',
   413: 'Body larger than the route limit',
+  415: 'Body sent with a Content-Type other than application/json',
   429: 'Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry',
   503: 'Database unreachable or busy; Retry-After says when to retry',
 };

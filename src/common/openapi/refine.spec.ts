@@ -76,12 +76,12 @@ describe('operation ids, statuses and headers', () => {
     expect(d.paths['/v9/new-thing/{id}'].get!.operationId).toBe('getV9NewThingId');
   });
 
-  it('adds 400 everywhere, 409 and Idempotent-Replayed with an Idempotency-Key, 413 with a body, 304 and ETag on GETs, rate limits behind the key', () => {
+  it('adds 400 everywhere, 409 and Idempotent-Replayed with an Idempotency-Key, 413 and 415 with a body, 304 and ETag on GETs, rate limits behind the key', () => {
     const d = doc();
     declareCommonStatuses(d);
     declareResponseHeaders(d);
     const create = d.paths['/v2/order/create'].post!.responses;
-    expect(Object.keys(create).sort()).toEqual(['200', '400', '409', '413']);
+    expect(Object.keys(create).sort()).toEqual(['200', '400', '409', '413', '415']);
     expect(headerNames(create['200'])).toEqual(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed']);
     const live = d.paths['/health/live'].get!.responses;
     expect(Object.keys(live).sort()).toEqual(['200', '304', '400']);

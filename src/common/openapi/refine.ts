@@ -93,7 +93,7 @@ const errorResponse = (status: ErrorStatus): ResponseObject => ({
 /**
  * The failures every operation of a kind can answer, where its decorators do not list them: 400
  * (every query string is checked against the caps), 409 with an Idempotency-Key (reused with
- * another body, or its first request still running), 413 with a body.
+ * another body, or its first request still running), 413 and 415 with a body.
  */
 export function declareCommonStatuses(document: OpenAPIObject): void {
   for (const { op } of operationsOf(document)) {
@@ -101,5 +101,6 @@ export function declareCommonStatuses(document: OpenAPIObject): void {
     add(400);
     if (isIdempotent(op)) add(409);
     if (op.requestBody) add(413);
+    if (op.requestBody) add(415);
   }
 }

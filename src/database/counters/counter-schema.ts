@@ -80,6 +80,23 @@ function hourFunctionDdl(spec: CounterSpec): string {
 
 /** The functions appending one delta per key and hour a statement inserted, deleted or moved, and emptying the set on TRUNCATE. */
 function counterTriggerFunctions(spec: CounterSpec, planning: JoinPlanning): string[] {
+  const { name } = spec;
+  return [
+    ...statementTriggerFunctions(spec, planning),
+    // TRUNCATE fires no row or statement DELETE trigger: it empties the counters instead.
+    triggerFunction(
+      `${name}_on_truncate`,
+      `
+        DELETE FROM ${name}_delta;
+        DELETE FROM ${name}_hour;
+        DELETE FROM ${name}_day;
+        DELETE FROM ${name}_total;`,
+    ),
+  ];
+}
+
+/** The insert, delete and update functions of the statement triggers (they read transition tables). */
+export function statementTriggerFunctions(spec: CounterSpec, planning: JoinPlanning): string[] {
   const { name, timeColumn: ts, idColumn: id } = spec;
   const dims = keyColumnList(spec);
   const hourOf = hourFunction(spec);
@@ -98,15 +115,6 @@ function counterTriggerFunctions(spec: CounterSpec, planning: JoinPlanning): str
         SELECT ${dims}, ${hourOf}(${ts}), -count(*) FROM old_rows${whereCounted} GROUP BY ${groupByKeyAndHour(spec)};`,
     ),
     updateTriggerFunction(spec, planning),
-    // TRUNCATE fires no row or statement DELETE trigger: it empties the counters instead.
-    triggerFunction(
-      `${name}_on_truncate`,
-      `
-        DELETE FROM ${name}_delta;
-        DELETE FROM ${name}_hour;
-        DELETE FROM ${name}_day;
-        DELETE FROM ${name}_total;`,
-    ),
   ];
 }
 

@@ -4,6 +4,7 @@ import { SqlParams } from '../sql-params';
 import { compact } from './compaction';
 import { counterBackfill, counterSchema, dropCounterSchema, updateTriggerFunction } from './counter-schema';
 import { checkCounterSpec, CounterFilter, CounterSpec, CountStats } from './counter-spec';
+import { rowCounterTriggers, statementCounterTriggers } from './row-triggers';
 import { dropRollupSchema, rollupSchema, rollupUpdateFunctions } from './rollup-schema';
 import type { JoinPlanning } from './statement-triggers';
 import { keyConditions, statsQuery } from './stats-query';
@@ -24,9 +25,10 @@ export class CounterSet {
   }
 
   /**
-   * Migration `up`: the counters and the statement triggers appending deltas to them. A set's spec
-   * and these generators define a schema that has run: changing either needs a new migration
-   * (`any`: the update function as the first migrations made it, see updateTriggerFunctions).
+   * Migration `up`: the counters and the statement triggers appending deltas to them. A migration
+   * keeps the SQL these generators rendered as text, so changing a spec or a generator changes no
+   * migration that has run: the live schema follows only through a new migration (`any`: the
+   * update function joining freely, see updateTriggerFunctions).
    */
   schema(planning: JoinPlanning = 'no-nested-loop'): string[] {
     return counterSchema(this.spec, planning);
@@ -50,6 +52,19 @@ export class CounterSet {
   /** A migration replacing the update trigger functions of the set and its rollup (they join transition tables), joining as said. */
   updateTriggerFunctions(planning: JoinPlanning): string[] {
     return [updateTriggerFunction(this.spec, planning, true), ...(this.spec.rollup === undefined ? [] : rollupUpdateFunctions(this.spec, planning))];
+  }
+
+  /**
+   * A migration replacing the set's statement triggers (insert, update, delete) by row triggers writing the same deltas
+   * (row-triggers.ts). New sets are made by `schema()` and then this, in the same migration.
+   */
+  rowTriggers(): string[] {
+    return rowCounterTriggers(this.spec);
+  }
+
+  /** Migration `down` of `rowTriggers()`: the statement triggers back, their update function joining as said. */
+  statementTriggers(planning: JoinPlanning = 'no-nested-loop'): string[] {
+    return statementCounterTriggers(this.spec, planning);
   }
 
   /** Migration `down` of `schema()`. */

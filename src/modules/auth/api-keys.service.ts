@@ -111,8 +111,14 @@ export class ApiKeysService {
     return n;
   }
 
+  /** Every key, oldest first (the CLI's list). */
   list() {
     return this.repo.list();
+  }
+
+  /** One page of keys by id, with the exact total (GET /v2/api-key/). */
+  listPage(offset: number, limit: number) {
+    return this.repo.listPage(offset, limit);
   }
 
   countActive() {

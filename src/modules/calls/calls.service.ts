@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DateRange } from '../../common/date-range';
 import { DomainError, FieldError } from '../../common/domain-error';
+import { isForeignKeyViolation } from '../../common/pg-errors';
 import { Page, toPage } from '../../common/envelope';
 import type { ClientAccess } from '../../common/auth-context';
 import { countedPage } from '../../database/counters/counted-page';
@@ -9,14 +10,17 @@ import { OrdersService } from '../orders/orders.service';
 import { UsersService } from '../users/users.service';
 import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
 import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
-import { CallStatusesService } from './call-statuses.service';
-import { LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
-import { type CallOutcome, callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
+import { CallStatusesService } from '../call-statuses/call-statuses.service';
+import { type LeadCallFacts, LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
+import { laterCallAmong } from '../leads/domain/recent-calls';
+import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { calledNumber } from './domain/opt-out';
-import type { LeadForCall } from '../leads/domain/lead';
 import { type CallFilter, type CallRow, confineToOrders } from './domain/call';
 import { CallsRepository } from './persistence/calls.repository';
+import { DialerService } from '../dialer/dialer.service';
 import { DncService } from '../dnc/dnc.service';
+import { redialRuleFor } from '../dialing/domain/redial-rule';
+import type { CallStatus } from '../call-statuses/domain/call-status';
 import { ReadDatabase } from '../../database/read-database';
 
 export interface RecordCallInput {
@@ -38,6 +42,8 @@ export interface RecordCallInput {
   /** The person asked not to be called again: the number goes on a do-not-call list. */
   optOut?: boolean;
   startedAt?: Date;
+  /** The dialer's claim of the lead this call ends (a claim that is not the lead's live one: 409); absent or null: any claim of the lead. */
+  claimToken?: string | null;
 }
 
 export type CallListQuery = Omit<CallFilter, 'from' | 'to'> & DateRange & { offset: number; limit: number };
@@ -55,6 +61,7 @@ export class CallsService {
     private readonly read: ReadDatabase,
     private readonly leads: LeadCallAttemptsService,
     private readonly dnc: DncService,
+    private readonly dialer: DialerService,
   ) {}
 
   /** A call of an order `access` reaches; another client's answers as one that does not exist. */
@@ -87,98 +94,124 @@ export class CallsService {
   async recordCall(input: RecordCallInput): Promise<{ id: number }> {
     const problems: FieldError[] = [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, new Date())];
     if (problems.length) throw DomainError.validation(problems);
-    return this.ds.transaction(async (m) => {
-      const optOut = input.optOut === true || (await this.statuses.findCallStatus(input.statusId, m))?.isOptOut === true;
-      // An opt-out lists the number called: a re-delivery's as its first delivery stored it, else this delivery's clientPhone,
-      // else the lead's phone. The orders' locks come before the lead's row lock, in the order a create or a list write takes them.
-      const delivered = optOut ? await this.calls.deliveredClientPhone(m, input.leadId, input.platformCallId) : null;
-      const called = optOut ? calledNumber(delivered ?? input.clientPhone) : null;
-      if (called && !called.ok) throw DomainError.validation(called.errors);
-      await this.leads.lockOrdersForCall(m, input.leadId, optOut);
-      const lead = await this.leads.lockForCall(m, input.leadId);
-      if (!lead) throw DomainError.invalidField('leadId', `lead ${input.leadId} does not exist`);
-      if (input.orderId !== undefined && input.orderId !== lead.orderId) {
-        throw DomainError.invalidField('orderId', `lead ${input.leadId} belongs to order ${lead.orderId}`);
-      }
-      const refs = await this.references(m, input.userId ?? null, input.sipEndpointId, input.statusId);
-      const missing: FieldError[] = [];
-      if (!refs.userExists) missing.push({ field: 'userId', message: `user ${input.userId} does not exist` });
-      if (!refs.sipEndpointExists) missing.push({ field: 'sipEndpointId', message: `sip endpoint ${input.sipEndpointId} does not exist` });
-      if (!refs.status) missing.push({ field: 'statusId', message: `call status ${input.statusId} does not exist` });
-      if (missing.length || !refs.status) throw DomainError.validation(missing);
+    const status = await this.statuses.findCallStatus(input.statusId);
+    if (!status) throw DomainError.validation(await this.missingReferences(input));
+    try {
+      return await this.ds.transaction((m) => this.recordIn(m, input, status));
+    } catch (err) {
+      // The agent and the SIP endpoint are checked by the call's foreign keys: the insert is refused, and the answer names each one missing.
+      if (!isForeignKeyViolation(err)) throw err;
+      const missing = await this.missingReferences(input);
+      throw missing.length ? DomainError.validation(missing) : err;
+    }
+  }
 
-      const startedAt = input.startedAt ?? new Date(Date.now() - input.totalDurationSeconds * 1000);
-      const callbackRequested = input.callbackRequested ?? refs.status.isCallback;
-      const { id, created } = await this.calls.insertOnce(m, {
-        orderId: lead.orderId,
-        leadId: input.leadId,
-        userId: input.userId ?? null,
-        sipEndpointId: input.sipEndpointId,
-        statusId: input.statusId,
-        finishInitiator: input.finishInitiator ?? null,
-        direction: input.direction,
-        totalDurationSeconds: input.totalDurationSeconds,
-        waitTimeDurationSeconds: input.waitTimeDurationSeconds,
-        talkTimeDurationSeconds: input.talkTimeDurationSeconds,
-        isPredictive: input.isPredictive ?? false,
-        clientPhone: (input.clientPhone ?? lead.phone).replace(/^\+/, ''),
-        hasRecords: input.hasRecords ?? false,
-        callbackRequested,
-        platformCallId: input.platformCallId,
-        optOut: called !== null,
-        createdAt: startedAt,
-      });
-      // A re-delivery applies an opt-out it carries (the first one may have lacked it) and changes nothing else.
-      if (called) {
-        if (!created) await this.calls.markOptOut(m, id);
-        const order = await this.orders.getOrderSettings(lead.orderId, m);
-        await this.dnc.optOutOnCall({ id, phone: called.phone ?? lead.phone, orderClientId: order?.clientId ?? null }, m);
-      }
-      if (!created) return { id };
-      // After the opt-out's entry: the decision reads it and holds the lead.
-      await this.planAfterRecordedCall(
-        m,
-        { id, leadId: input.leadId, startedAt, callbackRequested, outcome: refs.status.category, totalDurationSeconds: input.totalDurationSeconds },
-        lead,
-      );
-      return { id };
+  private async recordIn(m: EntityManager, input: RecordCallInput, status: CallStatus): Promise<{ id: number }> {
+    const now = new Date();
+    const optOut = input.optOut === true || status.isOptOut;
+    // An opt-out lists the number called: a re-delivery's as its first delivery stored it, else this delivery's clientPhone,
+    // else the lead's phone. The orders' locks come before the lead's row lock, in the order a create or a list write takes them.
+    const delivered = optOut ? await this.calls.deliveredClientPhone(m, input.leadId, input.platformCallId) : null;
+    const called = optOut ? calledNumber(delivered ?? input.clientPhone) : null;
+    if (called && !called.ok) throw DomainError.validation(called.errors);
+    const lead = await this.leads.lockForCall(m, input.leadId, now, optOut);
+    if (!lead) throw DomainError.invalidField('leadId', `lead ${input.leadId} does not exist`);
+    if (input.orderId !== undefined && input.orderId !== lead.orderId) {
+      throw DomainError.invalidField('orderId', `lead ${input.leadId} belongs to order ${lead.orderId}`);
+    }
+    const startedAt = input.startedAt ?? new Date(now.getTime() - input.totalDurationSeconds * 1000);
+    const callbackRequested = input.callbackRequested ?? status.isCallback;
+    const { id, created } = await this.calls.insertOnce(m, {
+      orderId: lead.orderId,
+      leadId: input.leadId,
+      userId: input.userId ?? null,
+      sipEndpointId: input.sipEndpointId,
+      statusId: input.statusId,
+      finishInitiator: input.finishInitiator ?? null,
+      direction: input.direction,
+      totalDurationSeconds: input.totalDurationSeconds,
+      waitTimeDurationSeconds: input.waitTimeDurationSeconds,
+      talkTimeDurationSeconds: input.talkTimeDurationSeconds,
+      isPredictive: input.isPredictive ?? false,
+      clientPhone: (input.clientPhone ?? lead.phone).replace(/^\+/, ''),
+      hasRecords: input.hasRecords ?? false,
+      callbackRequested,
+      platformCallId: input.platformCallId,
+      optOut: called !== null,
+      createdAt: startedAt,
     });
+    // A re-delivery applies an opt-out it carries (the first one may have lacked it) and changes nothing else.
+    if (called) {
+      if (!created) await this.calls.markOptOut(m, id);
+      const order = await this.orders.getOrderSettings(lead.orderId, m);
+      await this.dnc.optOutOnCall({ id, phone: called.phone ?? lead.phone, orderClientId: order?.clientId ?? null }, m);
+    }
+    if (!created) return { id };
+    await this.dialer.endOnCall(m, { id: input.leadId, orderId: lead.orderId }, input.claimToken);
+    // After the opt-out's entry: the decision reads it and holds the lead (the facts read before it are then read again).
+    await this.planAfterRecordedCall(
+      m,
+      { id, leadId: input.leadId, startedAt, callbackRequested, status, totalDurationSeconds: input.totalDurationSeconds },
+      lead,
+      {
+        now,
+        factsStillHold: called === null,
+      },
+    );
+    return { id };
   }
 
   /**
-   * After a new call, in the call's transaction: the attempt counted and the redial the attempt group's ladder wants; the
-   * leads module then makes the dialing decision (window, consent, lists, the daily cap of the lead's day). A record that
-   * arrives after a later call of the lead counts, but does not move the later call's redial, unless it stops the dialling.
+   * After a new call, in the call's transaction: the attempt counted and the redial the attempt group's ladder and the status's
+   * redial rule want (the order's rule for that status over the status's own); the leads module then makes the dialing decision
+   * (window, consent, lists, the daily cap of the lead's day). A record that arrives after a later call of the lead counts, but
+   * does not move the later call's redial, unless it stops the dialling.
    */
   private async planAfterRecordedCall(
     m: EntityManager,
-    call: { id: number; leadId: number; startedAt: Date; callbackRequested: boolean; outcome: CallOutcome; totalDurationSeconds: number },
-    lead: LeadForCall,
+    call: { id: number; leadId: number; startedAt: Date; callbackRequested: boolean; status: CallStatus; totalDurationSeconds: number },
+    lead: LeadCallFacts,
+    read: { now: Date; factsStillHold: boolean },
   ): Promise<void> {
     // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
     const order = await this.orders.getOrderSettings(lead.orderId, m);
     if (!order) throw new Error(`order ${lead.orderId} of lead ${call.leadId} not found`);
     const group = await this.attemptGroups.groupOrDefault(order.callAttemptGroupId, m);
+    const rule = redialRuleFor(call.status.id, order.redialRules, call.status.redial);
     const next = planAfterCall({
       finishedAt: new Date(call.startedAt.getTime() + call.totalDurationSeconds * 1000),
       previousAttempts: lead.attemptCount,
-      outcome: call.outcome,
+      outcome: call.status.category,
       callbackRequested: call.callbackRequested,
       group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLastInterval, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
+      rule,
+      // Counted only when the rule caps its outcome's calls: one indexed count of the lead's calls, this one included.
+      outcomeCalls: rule?.maxAttempts != null ? await this.calls.countEndingIn(m, lead.orderId, call.leadId, call.status.id) : undefined,
     });
-    const late = next.dialAfter !== null && (await this.calls.hasLaterCall(m, call.leadId, call.id, call.startedAt));
-    await this.leads.recordCallAttempt(m, call.leadId, { attemptCount: next.attemptCount, ...(late ? {} : { dialAfter: next.dialAfter }) });
+    const late =
+      next.dialAfter !== null &&
+      (laterCallAmong(lead.callStarts, call.startedAt, read.now) ?? (await this.calls.hasLaterCall(m, call.leadId, call.id, call.startedAt)));
+    await this.leads.recordCallAttempt(
+      m,
+      call.leadId,
+      { attemptCount: next.attemptCount, ...(late ? {} : { dialAfter: next.dialAfter, stop: next.stop }) },
+      read.factsStillHold ? { facts: lead, callStartedAt: call.startedAt, now: read.now } : undefined,
+    );
   }
 
   /**
-   * The call's references, each asked of the module that owns it, on the transaction's connection:
-   * the agent and the SIP endpoint (one query each; none for a call without an agent), and the
-   * status from this module's cached catalogue.
+   * What a refused call names that does not exist, each asked of the module that owns it: the agent, the SIP endpoint (one query
+   * each) and the status. Read only when the call is refused: an accepted call's foreign keys have checked the agent and endpoint.
    */
-  private async references(m: EntityManager, userId: number | null, sipEndpointId: number, statusId: number) {
-    const userExists = userId === null || (await this.users.existingIds([userId], m)).length > 0;
-    const sipEndpointExists = (await this.sipEndpoints.existingIds([sipEndpointId], m)).length > 0;
-    const status = await this.statuses.findCallStatus(statusId, m);
-    return { userExists, sipEndpointExists, status };
+  private async missingReferences(input: RecordCallInput): Promise<FieldError[]> {
+    const missing: FieldError[] = [];
+    if (input.userId != null && (await this.users.existingIds([input.userId])).length === 0) {
+      missing.push({ field: 'userId', message: `user ${input.userId} does not exist` });
+    }
+    if ((await this.sipEndpoints.existingIds([input.sipEndpointId])).length === 0) {
+      missing.push({ field: 'sipEndpointId', message: `sip endpoint ${input.sipEndpointId} does not exist` });
+    }
+    if (!(await this.statuses.findCallStatus(input.statusId))) missing.push({ field: 'statusId', message: `call status ${input.statusId} does not exist` });
+    return missing;
   }
 }

@@ -1,8 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { CallAttemptWrite, LeadForCall } from './domain/lead';
+import type { CallAttemptWrite } from './domain/lead';
 import { LeadsRepository } from './persistence/leads.repository';
 import { LeadDialingService } from './lead-dialing.service';
+import { type LeadCallFacts, type LeadDialingRow } from './persistence/lead-dialing.repository';
+import { withCallStart } from './domain/recent-calls';
+
+export type { LeadCallFacts };
+
+/** What a call path read of the lead before its call (lockForCall), for the decision after it. */
+export interface CallBefore {
+  facts: LeadCallFacts;
+  callStartedAt: Date;
+  now: Date;
+}
+
+/** The facts with a new call counted, as a read after its insert would list it. */
+function withCall(facts: LeadDialingRow, startedAt: Date, now: Date): LeadDialingRow {
+  return { ...facts, callStarts: withCallStart(facts.callStarts, startedAt, now) };
+}
 
 /**
  * What the calls module may do to a lead when it records a call, in the call's transaction `m`:
@@ -15,9 +31,14 @@ export class LeadCallAttemptsService {
     private readonly holds: LeadDialingService,
   ) {}
 
-  /** The lead a call is recorded against, locked until `m` ends; null when there is none. */
-  lockForCall(m: EntityManager, leadId: number): Promise<LeadForCall | null> {
-    return this.repo.lockForCall(m, leadId);
+  /**
+   * The lead a call is recorded against, locked until `m` ends, with the dialing decision's facts as they stand before the call; null
+   * when there is none. Before the lead's row lock, what the call may plan or list needs locked (LeadDialingService): for an opt-out,
+   * the orders its list covers; else the lead's order `FOR KEY SHARE`, in the same statement.
+   */
+  async lockForCall(m: EntityManager, leadId: number, now: Date, optOut: boolean): Promise<LeadCallFacts | null> {
+    if (optOut) await this.holds.lockForOptOut(m, leadId);
+    return this.holds.lockForCall(m, leadId, now, !optOut);
   }
 
   /** Attempt counts of many leads at once, for calls recorded in bulk (the demo dataset). */
@@ -25,17 +46,18 @@ export class LeadCallAttemptsService {
     return this.repo.setAttemptCounts(m, counts);
   }
 
-  /** After the call: the lead's attempt count and the redial it wants, then the dialing decision with the call counted. */
-  async recordCallAttempt(m: EntityManager, leadId: number, next: CallAttemptWrite): Promise<void> {
-    const decision = await this.holds.decideFor(m, leadId, { dialAfter: next.dialAfter });
-    await this.repo.update(m, leadId, { attemptCount: next.attemptCount, ...(next.dialAfter !== undefined ? { dialAfter: next.dialAfter } : {}), ...decision });
-  }
-
   /**
-   * Before the lead's row lock, what a call may plan or list needs locked (LeadDialingService): for an opt-out, the orders its list
-   * covers; else the lead's order `FOR KEY SHARE`.
+   * After the call: the lead's attempt count and the redial it wants, then the dialing decision with the call counted. `before`: the
+   * facts lockForCall read and the call's start, when nothing the decision reads has changed since but the call (no list write in
+   * between, as an opt-out's); without it the facts are read again.
    */
-  lockOrdersForCall(m: EntityManager, leadId: number, optOut: boolean): Promise<void> {
-    return optOut ? this.holds.lockForOptOut(m, leadId) : this.holds.lockOrderOfLead(m, leadId);
+  async recordCallAttempt(m: EntityManager, leadId: number, next: CallAttemptWrite, before?: CallBefore): Promise<void> {
+    const change = { dialAfter: next.dialAfter };
+    const decision = before
+      ? await this.holds.decideOn(m, withCall(before.facts, before.callStartedAt, before.now), change, before.now)
+      : await this.holds.decideFor(m, leadId, change);
+    // The wanted moment and why none: a later redial (or none for another reason) clears an outcome rule's stop.
+    const wanted = next.dialAfter !== undefined ? { dialAfter: next.dialAfter, dialStop: next.dialAfter === null ? (next.stop ?? null) : null } : {};
+    await this.repo.update(m, leadId, { attemptCount: next.attemptCount, ...wanted, ...decision });
   }
 }

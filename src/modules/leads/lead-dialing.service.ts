@@ -3,7 +3,14 @@ import type { EntityManager } from 'typeorm';
 import { decideDialing, type DialingDecision, type HoldReason } from '../dialing/domain/dialing-decision';
 import { OrdersService } from '../orders/orders.service';
 import type { OrderSettings } from '../orders/domain/order-settings';
-import { type DncListScope, DECIDE_CHUNK, type LeadDialingRow, LeadDialingRepository, type LeadSelector } from './persistence/lead-dialing.repository';
+import {
+  type DncListScope,
+  DECIDE_CHUNK,
+  type LeadCallFacts,
+  type LeadDialingRow,
+  LeadDialingRepository,
+  type LeadSelector,
+} from './persistence/lead-dialing.repository';
 
 /**
  * Where the dialing decision (dialing/domain/dialing-decision.ts) is made for stored leads, inside each writer's transaction: a
@@ -67,14 +74,26 @@ export class LeadDialingService implements OnModuleInit {
     }
   }
 
+  /** Leads a dialer gives back, wanted again not before `at`: the moment they are wanted moves, and the decision places their call. */
+  async defer(m: EntityManager, ids: number[], at: Date, now = new Date()): Promise<void> {
+    if (ids.length === 0) return;
+    await this.repo.deferDialAfter(m, ids, at);
+    await this.redecide(m, { ids }, now);
+  }
+
   /**
    * One lead's decision as it will be after a change of its own (an update, a recorded call) that the caller writes in the same
    * UPDATE, so the change and its decision are one row version and one lead.updated. The caller holds the lead's row lock.
    */
   async decideFor(m: EntityManager, id: number, change: LeadDialingChange, now = new Date()): Promise<DecisionColumns | null> {
     const row = await this.repo.factsOf(m, id, change.phone, now);
-    const order = row && (await this.orders.getOrderSettings(row.orderId, m));
-    if (!row || !order) return null;
+    return row && this.decideOn(m, row, change, now);
+  }
+
+  /** The decision on facts the caller read under the lead's row lock (lockForCall), with the write's own change applied. */
+  async decideOn(m: EntityManager, row: LeadDialingRow, change: LeadDialingChange, now: Date): Promise<DecisionColumns | null> {
+    const order = await this.orders.getOrderSettings(row.orderId, m);
+    if (!order) return null;
     const changed: LeadDialingRow = {
       ...row,
       timeZone: change.timeZone !== undefined ? change.timeZone : row.timeZone,
@@ -84,6 +103,14 @@ export class LeadDialingService implements OnModuleInit {
     };
     const d = decideDialing(dialingFacts(changed, order, now));
     return { planningCallAt: d.planningCallAt, dialingHold: d.hold?.reasons ?? null, dialingHoldSince: d.hold?.since ?? null, dailyCapUntil: d.capUntil };
+  }
+
+  /**
+   * The lead a call is recorded against, locked until `m` ends, with the decision's facts before the call; null when there is none.
+   * `lockOrder`: its order `FOR KEY SHARE` first, in the same statement (as lockOrderOfLead); false when the caller holds it already.
+   */
+  lockForCall(m: EntityManager, leadId: number, now: Date, lockOrder: boolean): Promise<LeadCallFacts | null> {
+    return this.repo.lockForCall(m, leadId, now, lockOrder);
   }
 
   private async decideAll(m: EntityManager, rows: LeadDialingRow[], now: Date): Promise<{ id: number; decision: DialingDecision }[]> {

@@ -49,6 +49,6 @@ import { LeadDialingService } from './lead-dialing.service';
     LeadDialingRepository,
     LeadDialingService,
   ],
-  exports: [LeadCallAttemptsService, LeadStatsService, LeadDialingService],
+  exports: [LeadCallAttemptsService, LeadStatsService, LeadDialingService, LeadCallableService],
 })
 export class LeadsModule {}

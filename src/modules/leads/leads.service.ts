@@ -91,6 +91,8 @@ export class LeadsService {
     if (Object.values(inputs).some((v) => v !== undefined) || hasConsent !== undefined) {
       Object.assign(changes, await this.holds.decideFor(m, id, { ...inputs, hasConsent }, now));
     }
+    // An explicit call time wants the lead dialled again: no outcome rule stops it any more.
+    if (changes.dialAfter !== undefined) changes.dialStop = null;
     await this.repo.update(m, id, changes);
   }
 

@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import { DEFAULT_CALL_SCHEDULE, normaliseSchedule } from './domain/call-schedule';
-import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, OrderReferences, referencesOf } from './domain/order';
+import { missingReferenceErrors, normaliseOrderInput, OrderChanges, OrderInput, OrderReferences, referencesOf, uniqueIds } from './domain/order';
 import { slugifyOrderCode, uniqueCodeCandidate } from './domain/order-code';
 import { orderClientOf } from './domain/order-client';
 import type { OrderRecord } from './domain/order-record';
@@ -26,6 +26,7 @@ import { ClientsService } from '../clients/clients.service';
 import { changedFields } from '../events/domain/event';
 
 import type { OrderSettings } from './domain/order-settings';
+import { CallStatusesService } from '../call-statuses/call-statuses.service';
 import { ORDER_ERRORS, orderCodeTaken } from './domain/orders.errors';
 export type { OrderSettings };
 
@@ -77,6 +78,7 @@ export class OrdersService {
     private readonly attemptGroups: CallAttemptGroupsService,
     private readonly scenarios: CallScenariosService,
     private readonly clients: ClientsService,
+    private readonly callStatuses: CallStatusesService,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'orderSettingsCacheTtlMs'>,
   ) {
     this.settingsCache = new Cache({ ttlMs: config.orderSettingsCacheTtlMs, max: SETTINGS_CACHE_MAX });
@@ -97,15 +99,15 @@ export class OrdersService {
     return [...ids];
   }
 
-  /**
-   * Another client's order answers exactly as a missing one (the client condition is in the same
-   * statement). Unrestricted by default for reads of an order whose lead the caller already reached.
-   */
+  /** Another client's order answers as a missing one (same statement); unrestricted by default, for orders of leads already reached. */
   async detail(id: number, access: ClientAccess = UNRESTRICTED): Promise<OrderRecord> {
     const order = await this.repo.findById(id, undefined, access.clientId);
     if (!order) throw DomainError.notFound('Order', id);
     return order;
   }
+
+  /** The orders of `ids` that exist, read fresh in one statement (unrestricted: for orders of leads already reached). */
+  details = (ids: readonly number[]): Promise<OrderRecord[]> => this.repo.findManyById([...new Set(ids)]);
 
   list(access: ClientAccess, offset: number, limit: number): Promise<Page<OrderRecord>> {
     return this.repo.listPage(offset, limit, access.clientId);
@@ -214,6 +216,11 @@ export class OrdersService {
     // A client key's own client exists (its key refers to it): only an unrestricted key's clientId is looked up.
     const requested = referencesOf({ ...(normalised.ok ? changes : input), clientId: access.clientId === null ? input.clientId : undefined });
     errors.push(...missingReferenceErrors(requested, await this.existingReferences(requested, access, m)));
+    // The call statuses of redial rules: a shared catalogue, no client to check.
+    const ruled = uniqueIds((input.redialRules ?? []).map((r) => r.statusId));
+    const found = new Set(ruled.length ? await this.callStatuses.existingIds(ruled, m) : []);
+    const unknown = ruled.filter((id) => !found.has(id));
+    if (unknown.length) errors.push({ field: 'redialRules', message: `unknown call status ids: ${unknown.join(', ')}` });
     if (errors.length) throw DomainError.validation(errors);
     return changes;
   }

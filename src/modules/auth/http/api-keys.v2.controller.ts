@@ -1,27 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../../../common/domain-error';
 import { IdPipe } from '../../../common/id.pipe';
+import { PageQuery } from '../../../common/query';
 import { ApiKeysService } from '../api-keys.service';
 import { RequireScope } from './auth.decorators';
 import { CreateApiKeyDto } from './dto/api-key.dto';
-import { ApiEnvelope, ApiEnvelopeArray, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
-
-export class ApiKeyView {
-  @ApiProperty({ type: 'integer' }) id: number;
-  @ApiProperty({ example: 'crm-prod' }) name: string;
-  @ApiProperty({ enum: ['api', 'admin', 'telephony'], isArray: true }) scopes: string[];
-  @ApiProperty({ type: 'integer', nullable: true, example: null, description: "a client key's client; null for an unrestricted key" })
-  clientId: number | null;
-  @ApiProperty({ description: 'false once revoked (a replaced API_KEY stays true during its grace period)' }) active: boolean;
-  @ApiProperty({ example: '2026-03-04T05:06:07.000Z' }) createdAt: string;
-  @ApiProperty({ type: String, nullable: true, example: null }) revokedAt: string | null;
-}
-
-export class CreatedApiKeyView {
-  @ApiProperty({ type: 'integer' }) id: number;
-  @ApiProperty({ description: 'the key itself, shown only here' }) key: string;
-}
+import { ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors } from '../../../common/openapi/envelope.decorators';
+import { ApiKeyView, CreatedApiKeyView, presentApiKey } from './api-key.presenter';
 
 /** Management of API keys (scope admin). The key itself is returned once, at creation. */
 @ApiTags('management: api keys')
@@ -47,23 +33,16 @@ export class ApiKeysManagementController {
 
   @Get()
   @ApiOperation({
-    summary: 'List API keys (never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs',
-    description: 'Takes no parameters; needs the admin scope (403 without it).',
+    summary:
+      'API keys by id ascending (data: {list, next, total}; never the keys themselves); a replaced API_KEY shows revokedAt in the future while its grace period runs',
+    description: 'Needs the admin scope (403 without it). Refuses with 400 an offset below 0 or a limit outside 1..100.',
   })
-  @ApiEnvelopeArray(ApiKeyView)
-  async list() {
-    const rows = await this.keys.list();
+  @ApiEnvelopeList(ApiKeyView)
+  @ApiErrors(400)
+  async list(@Query() q: PageQuery) {
+    const page = await this.keys.listPage(q.offset, q.limit);
     const now = new Date();
-    // A replaced API_KEY has a revokedAt in the future (its grace period) and is still active.
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      scopes: r.scopes,
-      clientId: r.clientId,
-      active: r.revokedAt === null || r.revokedAt > now,
-      createdAt: r.createdAt.toISOString(),
-      revokedAt: r.revokedAt?.toISOString() ?? null,
-    }));
+    return { ...page, list: page.list.map((k) => presentApiKey(k, now)) };
   }
 
   @Post('revoke/:id')

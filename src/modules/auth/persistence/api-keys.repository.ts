@@ -3,6 +3,8 @@ import { DataSource, EntityManager, IsNull, Raw, Repository } from 'typeorm';
 import type { Scope } from '../../../common/auth-context';
 import { ApiKeyEntity } from './api-key.entity';
 import { insertedId } from '../../../database/insert-result';
+import { findPage } from '../../../database/page';
+import type { Page } from '../../../common/envelope';
 
 export interface ApiKeyRow {
   id: number;
@@ -78,6 +80,10 @@ export class ApiKeysRepository {
 
   list(): Promise<ApiKeyRow[]> {
     return this.keys().find({ select: COLUMNS, order: { id: 'ASC' } });
+  }
+
+  listPage(offset: number, limit: number): Promise<Page<ApiKeyRow>> {
+    return findPage({ repository: this.keys(), find: { select: COLUMNS, order: { id: 'ASC' } } }, offset, limit);
   }
 
   countActive(): Promise<number> {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { RedialRule } from '../../dialing/domain/redial-rule';
 import { AfterCallParams, callTimeProblems, CLOCK_SKEW_TOLERANCE_MS, durationProblems, planAfterCall } from './after-call';
 
 const base = (over: Partial<AfterCallParams> = {}): AfterCallParams => ({
@@ -13,23 +14,37 @@ const base = (over: Partial<AfterCallParams> = {}): AfterCallParams => ({
 
 describe('planAfterCall', () => {
   it('waits the n-th interval after the n-th attempt', () => {
-    expect(planAfterCall(base())).toEqual({ attemptCount: 1, dialAfter: new Date('2026-11-25T10:05:00Z') });
-    expect(planAfterCall(base({ previousAttempts: 1 }))).toEqual({ attemptCount: 2, dialAfter: new Date('2026-11-25T11:00:00Z') });
-    expect(planAfterCall(base({ previousAttempts: 2 }))).toEqual({ attemptCount: 3, dialAfter: new Date('2026-11-26T10:00:00Z') });
+    expect(planAfterCall(base())).toEqual({ attemptCount: 1, dialAfter: new Date('2026-11-25T10:05:00Z'), stop: null });
+    expect(planAfterCall(base({ previousAttempts: 1 }))).toEqual({ attemptCount: 2, dialAfter: new Date('2026-11-25T11:00:00Z'), stop: null });
+    expect(planAfterCall(base({ previousAttempts: 2 }))).toEqual({ attemptCount: 3, dialAfter: new Date('2026-11-26T10:00:00Z'), stop: null });
   });
 
   it('stops after the last interval unless the group repeats it', () => {
-    expect(planAfterCall(base({ previousAttempts: 3 }))).toEqual({ attemptCount: 4, dialAfter: null });
+    expect(planAfterCall(base({ previousAttempts: 3 }))).toEqual({ attemptCount: 4, dialAfter: null, stop: null });
     const repeat = base({ previousAttempts: 3, group: { intervalsMinutes: [5, 60], repeatLast: true, resetAttemptsEnabled: false } });
-    expect(planAfterCall(repeat)).toEqual({ attemptCount: 4, dialAfter: new Date('2026-11-25T11:00:00Z') });
+    expect(planAfterCall(repeat)).toEqual({ attemptCount: 4, dialAfter: new Date('2026-11-25T11:00:00Z'), stop: null });
   });
 
   it('stops dialing once the client was reached, unless a callback was asked', () => {
-    expect(planAfterCall(base({ outcome: 'answered' }))).toEqual({ attemptCount: 1, dialAfter: null });
+    expect(planAfterCall(base({ outcome: 'answered' }))).toEqual({ attemptCount: 1, dialAfter: null, stop: null });
     expect(planAfterCall(base({ outcome: 'answered', callbackRequested: true, previousAttempts: 2 }))).toEqual({
       attemptCount: 0,
       dialAfter: new Date('2026-11-25T10:05:00Z'),
+      stop: null,
     });
+  });
+
+  it("a status's rule: final stops, its maxAttempts-th call in that status stops, afterMinutes replaces the group's interval", () => {
+    const rule = (r: Partial<RedialRule>): RedialRule => ({ afterMinutes: null, maxAttempts: null, final: false, ...r });
+    expect(planAfterCall(base({ rule: rule({ final: true, afterMinutes: 5 }) }))).toEqual({ attemptCount: 1, dialAfter: null, stop: 'final_outcome' });
+    const capped = base({ previousAttempts: 1, rule: rule({ maxAttempts: 2 }) });
+    expect(planAfterCall({ ...capped, outcomeCalls: 1 })).toEqual({ attemptCount: 2, dialAfter: new Date('2026-11-25T11:00:00Z'), stop: null });
+    expect(planAfterCall({ ...capped, outcomeCalls: 2 })).toEqual({ attemptCount: 2, dialAfter: null, stop: 'outcome_attempts_exhausted' });
+    expect(planAfterCall(base({ rule: rule({ afterMinutes: 15 }) }))).toEqual({ attemptCount: 1, dialAfter: new Date('2026-11-25T10:15:00Z'), stop: null });
+    // The group's ladder still ends the dialling: the rule replaces an interval, it does not add attempts.
+    expect(planAfterCall(base({ previousAttempts: 3, rule: rule({ afterMinutes: 15 }) }))).toEqual({ attemptCount: 4, dialAfter: null, stop: null });
+    // Reaching the client stops before any rule.
+    expect(planAfterCall(base({ outcome: 'answered', rule: rule({ afterMinutes: 15 }) })).dialAfter).toBeNull();
   });
 
   it('keeps counting on callback when the group does not reset', () => {

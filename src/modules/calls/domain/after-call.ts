@@ -1,3 +1,4 @@
+import type { DialStop, RedialRule } from '../../dialing/domain/redial-rule';
 import { nextAttemptAt } from './redial-planning';
 
 /** Outcome categories of the call status catalogue. */
@@ -17,22 +18,33 @@ export interface AfterCallParams {
   callbackRequested: boolean;
   /** The order's call attempt group, or the default group; null when there is none. */
   group: AttemptGroupRules | null;
+  /** The redial rule of the call's status (the order's, else the status's own: redialRuleFor); null: the group's ladder alone. */
+  rule?: RedialRule | null;
+  /** The lead's calls ending in the call's status, this one included (what the rule's maxAttempts counts). */
+  outcomeCalls?: number;
 }
 
 export interface AfterCall {
   attemptCount: number;
   /** When the redial is wanted (the dialing decision plans it in the order's window, under its rules); null = stop dialing. */
   dialAfter: Date | null;
+  /** The outcome rule that stopped the dialling, if one did. */
+  stop: DialStop | null;
 }
 
 /**
  * What a finished call does to its lead: count the attempt, then say when the next one is wanted. A call that reached the client
- * (no callback asked) stops the dialing: an agent owns the lead's status. Otherwise the n-th attempt waits the group's n-th
- * interval (the last repeats or dialing stops), and a callback request may reset the count.
+ * (no callback asked) stops the dialing: an agent owns the lead's status. Then the status's redial rule: final stops, and so
+ * does its maxAttempts-th call ending in that status. Otherwise the n-th attempt waits the group's n-th interval (the last
+ * repeats or dialing stops; the rule's afterMinutes replaces that interval), and a callback request may reset the count.
  */
 export function planAfterCall(p: AfterCallParams): AfterCall {
   const attemptNumber = Math.max(0, p.previousAttempts) + 1;
-  if (p.outcome === 'answered' && !p.callbackRequested) return { attemptCount: attemptNumber, dialAfter: null };
+  const stopped = (stop: DialStop | null): AfterCall => ({ attemptCount: attemptNumber, dialAfter: null, stop });
+  if (p.outcome === 'answered' && !p.callbackRequested) return stopped(null);
+  const rule = p.rule ?? null;
+  if (rule?.final) return stopped('final_outcome');
+  if (rule?.maxAttempts != null && (p.outcomeCalls ?? 1) >= rule.maxAttempts) return stopped('outcome_attempts_exhausted');
   const next = nextAttemptAt({
     finishedAt: p.finishedAt,
     attemptNumber,
@@ -41,7 +53,9 @@ export function planAfterCall(p: AfterCallParams): AfterCall {
     callbackRequested: p.callbackRequested,
     resetAttemptsEnabled: p.group?.resetAttemptsEnabled ?? false,
   });
-  return { attemptCount: next.attemptCount, dialAfter: next.dueAt };
+  const afterMinutes = rule?.afterMinutes ?? null;
+  const dialAfter = next.dueAt !== null && afterMinutes !== null ? new Date(p.finishedAt.getTime() + afterMinutes * 60_000) : next.dueAt;
+  return { attemptCount: next.attemptCount, dialAfter, stop: null };
 }
 
 export interface CallDurations {

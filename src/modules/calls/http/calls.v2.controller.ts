@@ -52,7 +52,8 @@ export class CallsV2Controller {
   @ApiOperation({
     summary: 'Record a finished call (telephony scope); idempotent on platformCallId; updates the lead redial plan',
     description:
-      "Refuses with 400 naming the field: a lead, virtual number, status or user that does not exist, an orderId other than the lead's, a total shorter than wait + talk, a call that would end in the future or start before 2000; 403 without the telephony scope.",
+      "Refuses with 400 naming the field: a lead, virtual number, status or user that does not exist, an orderId other than the lead's, a total shorter than wait + talk, a call that would end in the future or start before 2000; 403 without the telephony scope. " +
+      "The call ends the dialer's claim of the lead: claimToken must name the lead's live claim (else 409: expired, ended or another lead's); without one, any claim of the lead ends.",
   })
   @ApiCreated()
   @ApiErrors(400, 409, 413)

@@ -3,7 +3,7 @@ import { LeadEntity } from '../../leads/persistence/lead.entity';
 import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
 import { SipEndpointEntity } from '../../sip-endpoints/persistence/sip-endpoint.entity';
 import { UserEntity } from '../../users/persistence/user.entity';
-import { CallStatusEntity } from './call-status.entity';
+import { CallStatusEntity } from '../../call-statuses/persistence/call-status.entity';
 
 /**
  * `call`: one call reported by the telephony platform. Ingested by tuned SQL; triggers in the

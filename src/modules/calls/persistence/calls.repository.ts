@@ -129,6 +129,16 @@ export class CallsRepository {
     return rows[0].later;
   }
 
+  /** The lead's calls that ended in `statusId` (an outcome rule's maxAttempts counts them); its order named, so one shard answers. */
+  async countEndingIn(m: EntityManager, orderId: number, leadId: number, statusId: number): Promise<number> {
+    const rows: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM call WHERE order_id = $1 AND lead_id = $2 AND status_id = $3`, [
+      orderId,
+      leadId,
+      statusId,
+    ]);
+    return rows[0].n;
+  }
+
   /** The number a delivered call reached (clientPhone as stored), by its lead's order and platform call id; null before its first delivery. */
   async deliveredClientPhone(m: EntityManager, leadId: number, platformCallId: string): Promise<string | null> {
     const rows: { clientPhone: string }[] = await m.query(

@@ -1,4 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
+import { databaseOutages } from '../../../common/outage-log';
 import { HttpDrain } from './http-drain';
 import { ShutdownState } from './shutdown-state';
 
@@ -34,6 +35,7 @@ export function installGracefulShutdown(o: GracefulShutdownOptions): void {
 
   const shutdown = async (signal: string) => {
     o.state.begin();
+    databaseOutages.shuttingDown();
     phase = 'draining';
     o.logger.log(`${signal}: not ready; serving for ${o.drainSeconds} s more, then closing (at most ${o.timeoutSeconds} s in all)`);
     const deadline = setTimeout(() => {

@@ -1,4 +1,5 @@
 import type { DialingHold } from '../../dialing/domain/dialing-decision';
+import type { DialStop } from '../../dialing/domain/redial-rule';
 import { DateTime, Zone } from 'luxon';
 import { CallSchedule, hasNoCallableDay } from '../../orders/domain/call-schedule';
 import { dayWindow, holidayDays, localDayStart, nextCallableAt, weekWindows, windowIntervals } from '../../orders/domain/callable-time';
@@ -18,6 +19,10 @@ export const NOT_CALLABLE_REASONS = [
   'not_yet_due',
   /** No call is planned: answered, or attempts exhausted. */
   'dialing_stopped',
+  /** No call is planned: the last call ended in a final outcome (its status's redial rule, or the order's for it). */
+  'final_outcome',
+  /** No call is planned: the lead's calls ending in one outcome reached that outcome's maxAttempts. */
+  'outcome_attempts_exhausted',
   /** The order's autoDialingEnabled is false. */
   'order_autodialing_disabled',
   /** The order's qualified leads today reached qualifiedLeadsPerDayLimit. */
@@ -46,6 +51,8 @@ export interface CallableFacts {
   qualifiedLeadsPerDayLimit: number | null;
   /** The dialing decision's hold as stored, at `now` (holdAt): do-not-call, missing consent, the daily cap. */
   hold: DialingHold | null;
+  /** The outcome rule that stopped the dialling, as stored. */
+  dialStop?: DialStop | null;
 }
 
 export interface Callability {
@@ -83,7 +90,7 @@ export function explainCallable(f: CallableFacts): Callability {
   if (today.inside && !holiday && f.planningCallAt !== null && f.planningCallAt.getTime() > now) reasons.push('not_yet_due');
   const held = new Set(f.hold?.reasons ?? []);
   if (held.has('no_consent')) reasons.push('no_consent');
-  else if (f.planningCallAt === null && !held.has('dnc')) reasons.push('dialing_stopped');
+  else if (f.planningCallAt === null && !held.has('dnc')) reasons.push(f.dialStop ?? 'dialing_stopped');
   if (!f.autoDialingEnabled) reasons.push('order_autodialing_disabled');
   const limitReached = f.qualifiedLeadsPerDayLimit !== null && f.qualifiedToday >= f.qualifiedLeadsPerDayLimit;
   if (limitReached) reasons.push('qualified_limit_reached');

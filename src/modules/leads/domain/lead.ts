@@ -1,4 +1,5 @@
 import type { DialingHold, HoldReason } from '../../dialing/domain/dialing-decision';
+import type { DialStop } from '../../dialing/domain/redial-rule';
 import type { Consent, ConsentInput } from './consent';
 
 /** The lead as the domain sees it: one shape, presented as v2 or v1 by the HTTP layer. */
@@ -62,6 +63,8 @@ export interface Lead {
   /** The dialing decision's hold, as stored (see dialing/domain/dialing-decision.ts); null: not held. */
   dialingHold: HoldReason[] | null;
   dialingHoldSince: Date | null;
+  /** The call outcome rule that stopped the lead's dialling (final, or its attempts in that outcome); null otherwise. */
+  dialStop: DialStop | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -158,12 +161,8 @@ export function sourceCommentText(value: unknown): string | undefined {
 export interface CallAttemptWrite {
   attemptCount: number;
   dialAfter?: Date | null;
-}
-
-export interface LeadForCall {
-  orderId: number;
-  phone: string;
-  attemptCount: number;
+  /** With dialAfter null: the outcome rule that stopped the dialling. */
+  stop?: DialStop | null;
 }
 
 /** What a lead list filters on (counters and page queries in persistence/ read it). */

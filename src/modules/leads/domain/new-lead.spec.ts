@@ -20,6 +20,7 @@ const ORDER: OrderSettings = {
   qualifiedLeadsPerDayLimit: null,
   consentRequired: false,
   maxAttemptsPerDay: null,
+  redialRules: [],
   callAttemptGroupId: null,
 };
 // Wednesday 2026-03-11 23:00Z
@@ -179,6 +180,7 @@ describe('v1 mapping', () => {
       dailyCapUntil: null,
       dialingHold: null,
       dialingHoldSince: null,
+      dialStop: null,
       createdAt: new Date('2026-03-01T00:00:00Z'),
       updatedAt: new Date('2026-03-02T00:00:00Z'),
     };

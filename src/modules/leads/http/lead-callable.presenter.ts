@@ -24,7 +24,8 @@ export class LeadCallableView {
       'dnc (a do-not-call entry covers the number: no call is planned)',
   })
   reasons: string[];
-  @ApiProperty({ example: '2026-03-10T08:00:00+00:00', description: "the next moment the lead may be called; '' when none" }) nextCallableAt: string;
+  @ApiProperty({ type: String, nullable: true, example: '2026-03-10T08:00:00+00:00', description: 'the next moment the lead may be called; null when none' })
+  nextCallableAt: string | null;
 }
 
 export function presentLeadCallable(c: LeadCallability) {
@@ -35,6 +36,6 @@ export function presentLeadCallable(c: LeadCallability) {
     timeZone: c.lead.timeZone ?? null,
     utcOffset: c.lead.timeZone ? wholeHourOffset(c.zone, c.at) : c.lead.utcOffset,
     reasons: c.reasons,
-    nextCallableAt: isoDateTime(c.nextCallableAt) ?? '',
+    nextCallableAt: isoDateTime(c.nextCallableAt),
   };
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, type SchemaObject } from '@nestjs/swagger';
 import { isoDateTime } from '../../../common/dates';
 import { CUSTOM_VALUES, FieldErrorView } from '../../../common/openapi/envelope.decorators';
 import { CONSENT_SOURCES, type Consent } from '../domain/consent';
@@ -51,10 +51,7 @@ export class LeadV2View {
   @ApiProperty({ enum: LEAD_SOURCES, example: 'non-organic' }) source: string;
   @ApiProperty() isSecondary: boolean;
   @ApiProperty({
-    anyOf: [
-      { type: 'string', format: 'date-time' },
-      { type: 'string', maxLength: 0 },
-    ],
+    anyOf: [{ type: 'string', format: 'date-time' }, { type: 'string', const: '' } as SchemaObject],
     example: ISO,
     description: "'' when no call is planned",
   })

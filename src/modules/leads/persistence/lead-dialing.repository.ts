@@ -21,11 +21,17 @@ export interface LeadDialingRow {
   hasConsent: boolean;
   dialAfter: Date | null;
   dncListed: boolean;
-  /** Starts of its calls of the last two days. */
+  /** Starts of its calls of the last two days (domain/recent-calls.ts: RECENT_CALLS_MS, the interval in readFacts). */
   callStarts: Date[];
   planningCallAt: Date | null;
   hold: DialingHold | null;
   dailyCapUntil: Date | null;
+}
+
+/** A lead as a call is recorded against it: the decision's facts before the call, and what the call path reads of the lead. */
+export interface LeadCallFacts extends LeadDialingRow {
+  phone: string;
+  attemptCount: number;
 }
 
 /** How many leads one read-decide-write round takes (an order's leads go in rounds, each its own two statements). */
@@ -63,6 +69,15 @@ export class LeadDialingRepository {
     await m.query(`SELECT o.id FROM call_order o WHERE o.id = (SELECT order_id FROM lead WHERE id = $1) FOR KEY SHARE`, [leadId]);
   }
 
+  /**
+   * Leads given back by a dialer with a delay: their orders `FOR KEY SHARE` (as lockOrderOfLead), then the moment each is wanted
+   * moved to `at` (never earlier; a stopped lead, dial_after null, stays stopped). The caller decides them again.
+   */
+  async deferDialAfter(m: EntityManager, ids: number[], at: Date): Promise<void> {
+    await m.query(`SELECT o.id FROM call_order o WHERE o.id IN (SELECT order_id FROM lead WHERE id = ANY($1::int[])) ORDER BY o.id FOR KEY SHARE`, [ids]);
+    await m.query(`UPDATE lead SET dial_after = $2, updated_at = now() WHERE id = ANY($1::int[]) AND dial_after < $2`, [ids, at]);
+  }
+
   /** A lead's order's client (null: the call center's own; undefined: no such lead), read without a lock. */
   async clientOfLead(m: EntityManager, leadId: number): Promise<number | null | undefined> {
     const rows = await m.query<{ clientId: number | null }[]>(
@@ -87,14 +102,33 @@ export class LeadDialingRepository {
     return rows[0] ?? null;
   }
 
-  /** The facts of the leads `where` selects, the lists checked for the number `phone` says; $2 is now. */
-  private async readFacts(m: EntityManager, phone: string, where: string, params: unknown[]): Promise<LeadDialingRow[]> {
+  /**
+   * The lead a call is recorded against, locked until `m` ends, with the decision's facts as they stand before the call; null when
+   * there is none. `lockOrder`: its order `FOR KEY SHARE` first, in the same statement (the scalar subquery runs before the lead's
+   * row is locked, as lockOrderOfLead then the row lock would); else the caller holds its orders already (an opt-out's lists). No
+   * list write can then change `dncListed` before the transaction ends.
+   */
+  async lockForCall(m: EntityManager, id: number, now: Date, lockOrder: boolean): Promise<LeadCallFacts | null> {
+    const rows = await this.readFacts(
+      m,
+      `l.phone`,
+      lockOrder
+        ? `l.id = $1 AND l.order_id = (SELECT o.id FROM call_order o WHERE o.id = (SELECT order_id FROM lead WHERE id = $1) FOR KEY SHARE) FOR UPDATE OF l`
+        : `l.id = $1 FOR UPDATE OF l`,
+      [id, now],
+      `, l.phone, l.attempt_count AS "attemptCount"`,
+    );
+    return (rows[0] as LeadCallFacts | undefined) ?? null;
+  }
+
+  /** The facts of the leads `where` selects (and the `extra` columns), the lists checked for the number `phone` says; $2 is now. */
+  private async readFacts(m: EntityManager, phone: string, where: string, params: unknown[], extra = ''): Promise<LeadDialingRow[]> {
     const rows = await m.query<RawRow[]>(
       `SELECT l.id, l.order_id AS "orderId", l.time_zone AS "timeZone", l.utc_offset AS "utcOffset", l.consent IS NOT NULL AS "hasConsent",
               l.dial_after AS "dialAfter", dnc_blocks(${phone}, l.order_id, $2) AS "dncListed",
               ARRAY(SELECT c.created_at FROM call c WHERE c.lead_id = l.id AND c.created_at > $2::timestamptz - interval '2 days') AS "callStarts",
               l.planning_call_at AS "planningCallAt", l.dialing_hold AS "holdReasons", l.dialing_hold_since AS "holdSince",
-              l.daily_cap_until AS "dailyCapUntil"
+              l.daily_cap_until AS "dailyCapUntil"${extra}
        FROM lead l WHERE ${where}`,
       params,
     );
@@ -131,20 +165,21 @@ export class LeadDialingRepository {
   /**
    * The do-not-call part of the decision, set-based, for an add of many numbers: every lead of these numbers the list covers is
    * held (dnc_hold_reasons: 'dnc' first, no planned call, no daily cap). An ordinary update: the row
-   * event trigger writes each lead's lead.updated. How many leads it held.
+   * event trigger writes each lead's lead.updated. A lead held from now has `now`'s whole second as its hold's start (a parameter:
+   * Citus refuses a clock read inside CASE). How many leads it held.
    */
-  async holdListed(phones: string[], list: DncListScope, m: EntityManager): Promise<number> {
+  async holdListed(phones: string[], list: DncListScope, m: EntityManager, now = new Date()): Promise<number> {
     const [{ n }] = await m.query<{ n: number }[]>(
       `WITH s AS (
          UPDATE lead l SET planning_call_at = NULL, daily_cap_until = NULL, dialing_hold = dnc_hold_reasons(l.dialing_hold),
-                dialing_hold_since = CASE WHEN l.dialing_hold IS NULL THEN date_trunc('second', now()) ELSE l.dialing_hold_since END, updated_at = now()
+                dialing_hold_since = CASE WHEN l.dialing_hold IS NULL THEN $5::timestamptz ELSE l.dialing_hold_since END, updated_at = now()
          FROM call_order o
          WHERE o.id = l.order_id AND l.phone = ANY($1::text[])
            AND l.dialing_hold IS DISTINCT FROM dnc_hold_reasons(l.dialing_hold)
            AND dnc_covers($2, $3, $4, l.order_id, o.client_id)
          RETURNING 1)
        SELECT count(*)::int AS n FROM s`,
-      [phones, list.scope, list.orderId, list.clientId],
+      [phones, list.scope, list.orderId, list.clientId, new Date(Math.floor(now.getTime() / 1000) * 1000)],
     );
     return n;
   }

@@ -2,6 +2,7 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Uniqu
 import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
 import type { Consent } from '../domain/consent';
 import type { HoldReason } from '../../dialing/domain/dialing-decision';
+import type { DialStop } from '../../dialing/domain/redial-rule';
 import { LeadStatusEntity } from './lead-status.entity';
 
 /**
@@ -12,6 +13,7 @@ import { LeadStatusEntity } from './lead-status.entity';
 @Entity('lead')
 @Check('lead_check', 'previous_lead_id IS DISTINCT FROM id AND next_lead_id IS DISTINCT FROM id')
 @Check('lead_lead_type_check', `lead_type IN ('straight', 'selection')`)
+@Check('lead_dial_stop_check', `dial_stop IN ('final_outcome', 'outcome_attempts_exhausted')`)
 @Check('lead_messenger_id_check', 'messenger_id > 0')
 @Check('lead_dialing_hold_check', `dialing_hold <@ ARRAY['dnc', 'no_consent', 'daily_attempt_cap']::varchar[] AND cardinality(dialing_hold) > 0`)
 @Check('lead_phone_check', `phone ~ '^\\+[1-9][0-9]{6,14}$'`)
@@ -30,6 +32,8 @@ import { LeadStatusEntity } from './lead-status.entity';
 @Index('lead_order_job_idx', ['orderId', 'jobId'], { unique: true, where: 'job_id IS NOT NULL' })
 @Index('lead_order_phone_id_idx', ['orderId', 'phone', 'id'])
 // Due leads and the next hour's calls of an order, by a range of one index (migration 1763900300000).
+// The dialer's queue of an order (priority descending, then planned time and id): written in the migration.
+@Index('lead_order_dial_queue_idx', { synchronize: false })
 @Index('lead_order_planning_idx', ['orderId', 'planningCallAt'], { where: 'planning_call_at IS NOT NULL' })
 @Index('lead_order_qualified_idx', ['orderId', 'qualifiedAt'], { where: 'qualified_at IS NOT NULL' })
 @Index('lead_order_status_id_idx', ['orderId', 'statusId', 'id'])
@@ -160,6 +164,10 @@ export class LeadEntity {
   /** Since when the lead has been held (NULL when it is not). */
   @Column({ type: 'timestamptz', nullable: true })
   dialingHoldSince: Date | null;
+
+  /** The call outcome rule that stopped the dialling (dialing/domain DIAL_STOPS); NULL: none did. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  dialStop: DialStop | null;
 
   @Column({ type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

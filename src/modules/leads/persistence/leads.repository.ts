@@ -5,7 +5,7 @@ import { IdBounds, pageIdsQuery } from '../../../database/counters/counted-page'
 import { CountStats } from '../../../database/counters/counter-set';
 import { SqlParams } from '../../../database/sql-params';
 import type { HoldReason } from '../../dialing/domain/dialing-decision';
-import type { Lead, LeadFilter, LeadForCall, UpdateLeadInput } from '../domain/lead';
+import type { Lead, LeadFilter, UpdateLeadInput } from '../domain/lead';
 import type { NewLead } from '../domain/new-lead';
 import { LEAD_COUNTERS, leadCounterFilter } from './lead-counters';
 import type { Queryable } from '../../../database/read-database';
@@ -13,6 +13,7 @@ import { type PreparedStatement, queryPrepared } from '../../../database/prepare
 import type { Assert, SameKeys } from '../../../database/entity-columns';
 import { LEAD_COLUMNS, LEAD_READ_COLUMNS } from './lead-columns';
 import type { LeadEntity } from './lead.entity';
+import type { DialStop } from '../../dialing/domain/redial-rule';
 import { type ClientAccess, UNRESTRICTED } from '../../../common/auth-context';
 
 /** Lead columns as domain fields (LEAD_READ_COLUMNS); `l` is the lead, `o` its order. */
@@ -86,6 +87,7 @@ export type LeadChanges = Omit<UpdateLeadInput, 'source' | 'socialAId' | 'custom
   dialingHold?: HoldReason[] | null;
   dialingHoldSince?: Date | null;
   dailyCapUntil?: Date | null;
+  dialStop?: DialStop | null;
   qualifiedAt?: Date | null;
   /** Replaces the stored map (as for orders). */
   customValues?: Record<string, unknown>;
@@ -98,9 +100,6 @@ const FOR_UPDATE_FIELDS = ['orderId', 'phone', 'statusId', 'utcOffset', 'timeZon
 /** The state an update decides on, read under a row lock, and its order's client (who may change it). */
 export type LeadForUpdate = Pick<LeadEntity, (typeof FOR_UPDATE_FIELDS)[number]> & { orderClientId: number | null };
 const FOR_UPDATE = LEAD_COLUMNS.only(FOR_UPDATE_FIELDS);
-
-/** The lead as a recorded call needs it (LeadForCall). */
-const FOR_CALL = LEAD_COLUMNS.only(['orderId', 'phone', 'attemptCount'] satisfies (keyof LeadForCall)[]);
 
 /** Lock keys: 64-bit hashes of a namespaced text, so they cannot meet other modules' locks. */
 export const phoneLockKey = (orderId: number, phone: string) => `lead-phone:${orderId}:${phone}`;
@@ -162,6 +161,16 @@ export class LeadsRepository {
     return row ? LEAD_READ_COLUMNS.reviveTimestamps<Lead>(row) : null;
   }
 
+  /** The leads of these ids (any order's), in one statement: those that exist. */
+  async findManyById(ids: readonly number[]): Promise<Lead[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.ds.query<{ lead: Record<string, unknown> }[]>(
+      `SELECT json_build_object(${leadJsonPairs(LEAD_SELECT)}) AS lead FROM lead l JOIN call_order o ON o.id = l.order_id WHERE l.id = ANY($1::int[])`,
+      [ids],
+    );
+    return rows.map((r) => LEAD_READ_COLUMNS.reviveTimestamps<Lead>(r.lead));
+  }
+
   /** Order and phone, unlocked: to take the phone locks before the row lock (the order the create path uses). */
   async findPhone(m: EntityManager, id: number): Promise<{ orderId: number; phone: string } | null> {
     const rows: { orderId: number; phone: string }[] = await m.query(`SELECT ${LEAD_COLUMNS.only(['orderId', 'phone']).select()} FROM lead WHERE id = $1`, [
@@ -196,12 +205,6 @@ export class LeadsRepository {
     return rows[0] ?? null;
   }
 
-  /** The lead as a recorded call needs it, locked until the call's transaction ends. */
-  async lockForCall(m: EntityManager, id: number): Promise<LeadForCall | null> {
-    const rows: LeadForCall[] = await m.query(`SELECT ${FOR_CALL.select()} FROM lead WHERE id = $1 FOR UPDATE`, [id]);
-    return rows[0] ?? null;
-  }
-
   /** Several leads' attempt counts in one statement (the demo's calls, recorded in bulk). */
   async setAttemptCounts(m: EntityManager, counts: ReadonlyMap<number, number>): Promise<void> {
     if (counts.size === 0) return;
@@ -226,6 +229,18 @@ export class LeadsRepository {
     }
     if (sets.length === 0) return;
     await m.query(`UPDATE lead SET ${sets.join(', ')}, updated_at = now() WHERE id = ${p.add(id)}`, p.values);
+  }
+
+  /** countQualified of several orders, each over its own day, in one statement: order id → count (orders with none: 0). */
+  async countQualifiedMany(m: EntityManager, days: readonly { orderId: number; from: Date; to: Date }[]): Promise<Map<number, number>> {
+    if (!days.length) return new Map();
+    const rows: { orderId: number; n: number }[] = await m.query(
+      `SELECT d.order_id AS "orderId",
+              (SELECT count(*)::int FROM lead l WHERE l.order_id = d.order_id AND l.qualified_at >= d.day_from AND l.qualified_at < d.day_to) AS n
+         FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS d(order_id, day_from, day_to)`,
+      [days.map((d) => d.orderId), days.map((d) => d.from), days.map((d) => d.to)],
+    );
+    return new Map(rows.map((r) => [r.orderId, r.n]));
   }
 
   async countQualified(m: EntityManager, orderId: number, from: Date, to: Date): Promise<number> {

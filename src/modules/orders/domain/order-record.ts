@@ -1,4 +1,5 @@
 import type { CustomValues } from '../../custom-fields/domain/custom-value';
+import type { OrderRedialRule } from '../../dialing/domain/redial-rule';
 import type { CallSchedule } from './call-schedule';
 import type { TransferNumber } from './order';
 
@@ -25,6 +26,10 @@ export interface OrderRecord {
   consentRequired: boolean;
   /** Calls a lead gets per local day; null: no cap. */
   maxAttemptsPerDay: number | null;
+  /** Redial rules per call status, over the statuses' own. */
+  redialRules: OrderRedialRule[];
+  /** Its share of a dialer claim across orders, relative to the others' (1..100). */
+  dialWeight: number;
   callScenarioId: number | null;
   leadTransformEnabled: boolean;
   speechRecognitionEnabled: boolean;

@@ -1,3 +1,4 @@
+import type { OrderRedialRule } from '../../dialing/domain/redial-rule';
 import { CallSchedule } from './call-schedule';
 
 /** What lead intake and call planning need to know of an order (OrdersService.getOrderSettings). */
@@ -18,5 +19,7 @@ export interface OrderSettings {
   consentRequired: boolean;
   /** Calls a lead gets per local day; null: no cap. */
   maxAttemptsPerDay: number | null;
+  /** Redial rules per call status, over the statuses' own. */
+  redialRules: OrderRedialRule[];
   callAttemptGroupId: number | null;
 }

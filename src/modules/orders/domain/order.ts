@@ -1,4 +1,5 @@
 import type { FieldError } from '../../../common/domain-error';
+import type { OrderRedialRule } from '../../dialing/domain/redial-rule';
 import { CallSchedule, validateCallSchedule } from './call-schedule';
 import { parseHolidayList } from './holidays';
 import { isValidOrderCode } from './order-code';
@@ -65,6 +66,9 @@ export interface OrderInput {
   qualifiedLeadsPerDayLimit?: number | null;
   consentRequired?: boolean;
   maxAttemptsPerDay?: number | null;
+  /** The whole list replaces the stored one. */
+  redialRules?: OrderRedialRule[];
+  dialWeight?: number;
   callScenarioId?: number;
   leadTransformEnabled?: boolean;
   speechRecognitionEnabled?: boolean;
@@ -154,6 +158,9 @@ export function normaliseOrderInput(input: OrderInput): Result<OrderChanges> {
     if (zone) out.defaultTimeZone = zone;
     else errors.push(timeZoneError('defaultTimeZone'));
   }
+  const ruled = input.redialRules?.map((r) => r.statusId) ?? [];
+  const twice = ruled.filter((id, i) => ruled.indexOf(id) !== i);
+  if (twice.length) errors.push({ field: 'redialRules', message: `one rule per statusId (given twice: ${uniqueIds(twice).join(', ')})` });
   for (const key of ['agentUserIds', 'agentGroupIds', 'sipEndpointIds'] as const) {
     const ids = out[key];
     if (ids) out[key] = uniqueIds(ids);

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CUSTOM_VALUES, mapOrEmptyArray as mapOrEmptyArraySchema } from '../../../common/openapi/envelope.decorators';
 import { isoDateTime } from '../../../common/dates';
+import { OrderRedialRuleView } from '../../dialing/http/redial-rule.dto';
 import { normaliseSchedule } from '../domain/call-schedule';
 import { formatHoliday } from '../domain/holidays';
 import { AGENT_LEAD_EDIT_MODES, CALL_RECORD_RULES, LANGUAGE_CODES, ORDER_STATUSES, presentLanguageCode, SIP_ENDPOINT_USAGE_SCHEMES } from '../domain/order';
@@ -47,6 +48,10 @@ export class OrderView {
   @ApiProperty({ description: 'leads without consent are not dialled' }) consentRequired: boolean;
   @ApiProperty({ type: 'integer', nullable: true, minimum: 1, maximum: 50, description: 'calls per lead per local day; null = no cap' })
   maxAttemptsPerDay: number | null;
+  @ApiProperty({ type: OrderRedialRuleView, isArray: true, description: "redial rules per call status, over the statuses' own" })
+  redialRules: OrderRedialRuleView[];
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100, description: "share of a dialer claim across orders, relative to the other orders' weights" })
+  dialWeight: number;
   @ApiProperty({ type: 'integer', description: '0 = no scenario' }) callScenarioId: number;
   @ApiProperty() leadTransformEnabled: boolean;
   @ApiProperty({ enum: ORDER_STATUSES, example: 'success' }) status: string;
@@ -104,6 +109,8 @@ export function presentOrder(o: OrderRecord, shape: 'detail' | 'list') {
     qualifiedLeadsPerDayLimit: o.qualifiedLeadsPerDayLimit,
     consentRequired: o.consentRequired ?? false,
     maxAttemptsPerDay: o.maxAttemptsPerDay ?? null,
+    redialRules: (o.redialRules ?? []).map((r) => ({ statusId: r.statusId, afterMinutes: r.afterMinutes, maxAttempts: r.maxAttempts, final: r.final })),
+    dialWeight: o.dialWeight,
     // API.md types it int (not "int or null" like qualifiedLeadsPerDayLimit): 0 = no scenario.
     callScenarioId: o.callScenarioId ?? 0,
     leadTransformEnabled: o.leadTransformEnabled,

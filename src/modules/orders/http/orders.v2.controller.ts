@@ -8,6 +8,7 @@ import { PageQuery } from '../../../common/query';
 import { OrdersService } from '../orders.service';
 import { CreateOrderDto, UpdateOrderDto } from './dto/order.dto';
 import { OrderListItemView, OrderView, presentOrder } from './order.presenter';
+import { orderRedialRulesOf } from '../../dialing/http/redial-rule.dto';
 import { ApiCreated, ApiEnvelope, ApiEnvelopeList, ApiErrors, ApiIdParam, ApiKeyErrors, ApiUpdated } from '../../../common/openapi/envelope.decorators';
 
 /** Orders; a client key reaches only its client's (the service applies the request's access). */
@@ -33,7 +34,7 @@ export class OrdersV2Controller {
   @ApiCreated()
   @ApiErrors(400, 409, 413)
   create(@Body() dto: CreateOrderDto, @Access() access: ClientAccess) {
-    return this.orders.create(dto, access);
+    return this.orders.create({ ...dto, redialRules: orderRedialRulesOf(dto.redialRules) }, access);
   }
 
   @Post('update/:orderId')
@@ -49,7 +50,7 @@ export class OrdersV2Controller {
   @ApiErrors(400, 404, 409, 413)
   @ApiIdParam('orderId')
   async update(@Param('orderId', IdPipe) orderId: number, @Body() dto: UpdateOrderDto, @Access() access: ClientAccess) {
-    await this.orders.update(orderId, dto, access);
+    await this.orders.update(orderId, { ...dto, redialRules: orderRedialRulesOf(dto.redialRules) }, access);
   }
 
   @Get('detail/:orderId')

@@ -5,6 +5,7 @@ import { CallScenarioEntity } from '../../call-scenarios/persistence/call-scenar
 import { SipEndpointEntity } from '../../sip-endpoints/persistence/sip-endpoint.entity';
 import { UserEntity } from '../../users/persistence/user.entity';
 import { ClientEntity } from '../../clients/persistence/client.entity';
+import type { OrderRedialRule } from '../../dialing/domain/redial-rule';
 
 /** The unique index of a client's order codes, and the one of the codes of orders of no client. */
 export const CALL_ORDER_CLIENT_CODE_INDEX = 'call_order_client_code_key';
@@ -16,6 +17,7 @@ export const CALL_ORDER_OWN_CODE_INDEX = 'call_order_own_code_key';
 @Check('call_order_agent_lead_edit_mode_check', `agent_lead_edit_mode IN ('during-call', 'always', 'never')`)
 @Check('call_order_call_record_rule_check', `call_record_rule IN ('client_is_connected', 'agent_is_connected')`)
 @Check('call_order_code_check', `code ~ '^[a-z0-9_-]+$'`)
+@Check('call_order_dial_weight_check', 'dial_weight BETWEEN 1 AND 100')
 @Check('call_order_default_utc_offset_check', 'default_utc_offset BETWEEN -12 AND 14')
 @Check('call_order_qualified_leads_per_day_limit_check', 'qualified_leads_per_day_limit >= 1')
 @Check(
@@ -90,6 +92,13 @@ export class CallOrderEntity {
   /** Calls a lead gets per local day; NULL: no cap. */
   @Column({ type: 'integer', nullable: true })
   maxAttemptsPerDay: number | null;
+
+  /** The order's redial rules per call status (OrderRedialRule), over the statuses' own. */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  redialRules: OrderRedialRule[];
+  /** The order's share of a dialer claim across orders, relative to the other orders' weights. */
+  @Column({ type: 'smallint', default: 1 })
+  dialWeight: number;
 
   @Column({ type: 'integer', nullable: true })
   @ForeignKey(() => CallScenarioEntity, { name: 'call_order_call_scenario_id_fkey' })

@@ -50,6 +50,7 @@ const SETTINGS_COLUMNS = [
     'callAttemptGroupId',
     'consentRequired',
     'maxAttemptsPerDay',
+    'redialRules',
   ]).select('o'),
 ].join(', ');
 
@@ -88,6 +89,12 @@ export class OrdersRepository {
         ? await m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1`, [id])
         : await m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = $1 AND o.client_id = $2`, [id, clientId]);
     return rows[0] ?? null;
+  }
+
+  /** The orders of `ids` that exist, in one statement (any order). */
+  async findManyById(ids: readonly number[], m: EntityManager = this.ds.manager): Promise<OrderRecord[]> {
+    if (!ids.length) return [];
+    return m.query(`SELECT ${ORDER_COLUMNS} FROM call_order o WHERE o.id = ANY($1::int[])`, [ids]);
   }
 
   /** Orders by id; with `clientId`, only that client's (count and page through call_order_client_id_idx). */

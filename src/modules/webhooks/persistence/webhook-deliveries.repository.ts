@@ -76,12 +76,17 @@ export class WebhookDeliveriesRepository {
     await m.query(`UPDATE webhook_dispatch_cursor SET position = $1, updated_at = now() WHERE id = 1 AND position < $1`, [position]);
   }
 
+  /**
+   * The active webhooks, each held (FOR KEY SHARE) until the dispatch transaction ends: a webhook deleted meanwhile waits for
+   * the deliveries being written, then takes them along (ON DELETE CASCADE), instead of failing their insert on the foreign
+   * key. Updates of a webhook (pause, URL, secret) do not wait.
+   */
   async activeSubscriptions(m: EntityManager): Promise<Subscription[]> {
     return m.query(
       `SELECT id, client_id AS "clientId", events, order_ids AS "orderIds", created_at AS "createdAt", url, secret,
               CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS "previousSecret",
               failing_since IS NOT NULL AS failing
-         FROM webhook WHERE is_active ORDER BY id`,
+         FROM webhook WHERE is_active ORDER BY id FOR KEY SHARE`,
     );
   }
 

@@ -1,3 +1,4 @@
+import { whenLeftOut } from '../../../../common/dto-fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -55,8 +56,7 @@ export class CreateAgentGroupDto {
     isArray: true,
     maxItems: MAX_AGENTS_PER_GROUP,
     example: [3, 4, 5],
-    default: [],
-    description: `user ids; all must exist; duplicates collapse; at most ${MAX_AGENTS_PER_GROUP}`,
+    description: whenLeftOut([], `user ids; all must exist; duplicates collapse; at most ${MAX_AGENTS_PER_GROUP}`),
   })
   @Optional()
   @AgentIds()

@@ -1,3 +1,4 @@
+import { whenLeftOut } from '../../../../common/dto-fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsString, Length, Matches, Max, Min } from 'class-validator';
@@ -21,17 +22,17 @@ export class CreateCallAttemptGroupDto {
   @Intervals()
   intervals: number[];
 
-  @ApiPropertyOptional({ default: false, description: 'true takes the default over from the current default group; the first group is always the default' })
+  @ApiPropertyOptional({ description: whenLeftOut(false, 'true takes the default over from the current default group; the first group is always the default') })
   @Optional()
   @IsBoolean()
   isDefault?: boolean;
 
-  @ApiPropertyOptional({ default: false, description: 'reset attempts when the customer asks to call back' })
+  @ApiPropertyOptional({ description: whenLeftOut(false, 'reset attempts when the customer asks to call back') })
   @Optional()
   @IsBoolean()
   resetAttemptsEnabled?: boolean;
 
-  @ApiPropertyOptional({ default: false, description: 'past the end of intervals keep repeating the last one (false: stop dialing)' })
+  @ApiPropertyOptional({ description: whenLeftOut(false, 'past the end of intervals keep repeating the last one (false: stop dialing)') })
   @Optional()
   @IsBoolean()
   repeatLastInterval?: boolean;

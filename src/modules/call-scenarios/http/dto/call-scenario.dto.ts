@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { OptionalFlag, OptionalText } from '../../../../common/dto-fields';
+import { OptionalFlag, OptionalText, whenLeftOut } from '../../../../common/dto-fields';
 import { Optional } from '../../../../common/presence';
 import { BoolQuery, PageQuery } from '../../../../common/query';
 import { MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH } from '../../domain/call-scenario';
@@ -14,11 +14,11 @@ export class CreateCallScenarioDto {
   @Matches(NOT_BLANK, { message: 'title must not be blank' })
   title: string;
 
-  @ApiPropertyOptional({ default: '', maxLength: MAX_DESCRIPTION_LENGTH })
+  @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION_LENGTH, description: whenLeftOut('') })
   @OptionalText(MAX_DESCRIPTION_LENGTH)
   description?: string;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ description: whenLeftOut(true) })
   @OptionalFlag()
   isActive?: boolean;
 }

@@ -1,6 +1,8 @@
+import { whenLeftOut } from '../../../../common/dto-fields';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { Nullable } from '../../../../common/presence';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { type DateRange, DateRangeQuery } from '../../../../common/date-range';
 import { IdsOrZero, MAX_IDS_PER_FILTER, PageQuery, PositiveIds } from '../../../../common/query';
@@ -45,7 +47,7 @@ export class RecordCallDto {
   @ApiProperty({ type: 'integer', example: 12 }) @IsInt() @Min(0) @Max(MAX_SECONDS) waitTimeDurationSeconds: number;
   @ApiProperty({ type: 'integer', example: 80 }) @IsInt() @Min(0) @Max(MAX_SECONDS) talkTimeDurationSeconds: number;
 
-  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() isPredictive?: boolean;
+  @ApiPropertyOptional({ description: whenLeftOut(false) }) @IsOptional() @IsBoolean() isPredictive?: boolean;
 
   @ApiPropertyOptional({ description: "Digits, with or without +; defaults to the lead's phone", example: '79161234567' })
   @IsOptional()
@@ -53,7 +55,7 @@ export class RecordCallDto {
   @Matches(/^\+?[0-9]{5,15}$/, { message: 'clientPhone must be 5 to 15 digits, + optional' })
   clientPhone?: string;
 
-  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() hasRecords?: boolean;
+  @ApiPropertyOptional({ description: whenLeftOut(false) }) @IsOptional() @IsBoolean() hasRecords?: boolean;
 
   @ApiPropertyOptional({ description: 'The client asked to be called back (default: the status says so)' })
   @IsOptional()
@@ -74,6 +76,18 @@ export class RecordCallDto {
   @Type(() => Date)
   @IsDate({ message: 'startedAt must be an ISO 8601 date-time' })
   startedAt?: Date;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    example: null,
+    description:
+      "The dialer's claim of the lead (POST /v2/dialer/claim/) this call ends; one that is not the lead's live claim (expired, ended, another lead's): 409. Absent or null: any claim of the lead ends",
+  })
+  @Nullable()
+  @IsUUID('all')
+  claimToken?: string | null;
 }
 
 export class ListCallsQuery extends PageQuery {

@@ -1,3 +1,4 @@
+import { whenLeftOut } from '../../../../common/dto-fields';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
@@ -25,7 +26,7 @@ export class CustomFieldOptionDto {
   @Length(1, 255)
   title: string;
 
-  @ApiPropertyOptional({ type: 'integer', example: 10, default: 100 })
+  @ApiPropertyOptional({ type: 'integer', example: 10, description: whenLeftOut(100) })
   @Optional()
   @IsInt()
   @Min(INT32_MIN)
@@ -47,7 +48,7 @@ export class CreateCustomFieldDto {
   @IsIn(ESSENCES)
   essence: Essence;
 
-  @ApiPropertyOptional({ type: 'integer', default: 100, example: 100, description: 'fields are listed by sort, then id' })
+  @ApiPropertyOptional({ type: 'integer', example: 100, description: whenLeftOut(100, 'fields are listed by sort, then id') })
   @Optional()
   @IsInt()
   @Min(INT32_MIN)

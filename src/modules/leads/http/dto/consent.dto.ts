@@ -22,7 +22,8 @@ export class ConsentDto {
   @Optional()
   @IsString()
   @MaxLength(CONSENT_EVIDENCE_URL_MAX)
-  @IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false })
+  // Evidence is fetched by auditors: only https (a plain http: or a bare host gets this message, not "must be a URL address").
+  @IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false }, { message: 'evidenceUrl must be an https: URL (https://...)' })
   evidenceUrl?: string;
 
   @ApiPropertyOptional({ description: 'A LeadiD-style consent token', example: 'a1b2c3d4-e5f6', maxLength: CONSENT_TOKEN_MAX })

@@ -1,3 +1,4 @@
+import { whenLeftOut } from '../../../../common/dto-fields';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsIP, IsObject, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
@@ -107,7 +108,7 @@ class LeadFieldsV2 {
   @MaxLength(TIME_ZONE_MAX_LENGTH)
   timeZone?: string | null;
 
-  @ApiPropertyOptional({ enum: LEAD_SOURCES, default: 'organic' })
+  @ApiPropertyOptional({ enum: LEAD_SOURCES, description: whenLeftOut('organic') })
   @Optional()
   @IsIn(LEAD_SOURCES)
   source?: LeadSource;

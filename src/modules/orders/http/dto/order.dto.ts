@@ -1,3 +1,4 @@
+import { whenLeftOut } from '../../../../common/dto-fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -218,9 +219,8 @@ export class OrderFieldsDto extends OrderDialingRulesDto {
     type: 'integer',
     minimum: MIN_UTC_OFFSET,
     maximum: MAX_UTC_OFFSET,
-    default: 0,
     example: 3,
-    description: 'extension: UTC offset (hours) used for leads without one and for the order day; default 0',
+    description: whenLeftOut(0, 'extension: UTC offset (hours) used for leads without one and for the order day'),
   })
   @Optional()
   @IsInt()

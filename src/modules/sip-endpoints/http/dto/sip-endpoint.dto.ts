@@ -1,3 +1,4 @@
+import { whenLeftOut } from '../../../../common/dto-fields';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { Optional } from '../../../../common/presence';
@@ -18,7 +19,7 @@ export class CreateSipEndpointDto {
   @Matches(NOT_BLANK, { message: 'title must not be blank' })
   title: string;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ description: whenLeftOut(true) })
   @Optional()
   @IsBoolean()
   isActive?: boolean;

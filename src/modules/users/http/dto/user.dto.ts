@@ -1,3 +1,4 @@
+import { whenLeftOut } from '../../../../common/dto-fields';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Length, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { Transform } from 'class-transformer';
@@ -42,27 +43,27 @@ class UserFieldsDto {
   @MaxLength(100)
   lastName?: string | null;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ description: whenLeftOut(true) })
   @Optional()
   @IsBoolean()
   isActive?: boolean;
 
-  @ApiPropertyOptional({ enum: ACCESS_GROUP_VALUES, default: '', description: "'' = no access group" })
+  @ApiPropertyOptional({ enum: ACCESS_GROUP_VALUES, description: whenLeftOut('', "'' = no access group") })
   @Optional()
   @IsIn(ACCESS_GROUP_VALUES)
   accessGroup?: AccessGroupValue;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: whenLeftOut(false) })
   @Optional()
   @IsBoolean()
   webRtcIsEnabled?: boolean;
 
-  @ApiPropertyOptional({ enum: LANGUAGE_CODES, default: 'ru' })
+  @ApiPropertyOptional({ enum: LANGUAGE_CODES, description: whenLeftOut('ru') })
   @Optional()
   @IsIn(LANGUAGE_CODES)
   interfaceLanguageCode?: LanguageCode;
 
-  @ApiPropertyOptional({ enum: LANGUAGE_CODES, isArray: true, default: [], description: 'duplicates are collapsed' })
+  @ApiPropertyOptional({ enum: LANGUAGE_CODES, isArray: true, description: whenLeftOut([], 'duplicates are collapsed') })
   @Optional()
   @IsArray()
   @ArrayMaxSize(LANGUAGE_CODES.length * 4)
@@ -73,8 +74,7 @@ class UserFieldsDto {
     type: 'integer',
     minimum: AUTO_ANSWER_MIN,
     maximum: AUTO_ANSWER_MAX,
-    default: 0,
-    description: '-1 instant, 0 disabled, 1..10 seconds',
+    description: whenLeftOut(0, '-1 instant, 0 disabled, 1..10 seconds'),
   })
   @Optional()
   @IsInt()
@@ -82,7 +82,7 @@ class UserFieldsDto {
   @Max(AUTO_ANSWER_MAX)
   autoAnswer?: number;
 
-  @ApiPropertyOptional({ enum: PHONE_MODES, default: 'default' })
+  @ApiPropertyOptional({ enum: PHONE_MODES, description: whenLeftOut('default') })
   @Optional()
   @IsIn(PHONE_MODES)
   phoneMode?: PhoneMode;
@@ -100,7 +100,7 @@ class UserFieldsDto {
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   avatar?: string | null;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: whenLeftOut(false) })
   @Optional()
   @IsBoolean()
   telegramNotificationsEnabled?: boolean;
@@ -116,7 +116,7 @@ class UserFieldsDto {
   @IsIn(NOTIFICATION_PRIORITIES)
   telegramNotificationsPriority?: NotificationPriority | null;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ description: whenLeftOut(false) })
   @Optional()
   @IsBoolean()
   emailNotificationsEnabled?: boolean;

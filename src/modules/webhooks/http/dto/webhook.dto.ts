@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
-import { OptionalFlag, OptionalText } from '../../../../common/dto-fields';
+import { OptionalFlag, OptionalText, whenLeftOut } from '../../../../common/dto-fields';
 import { Optional } from '../../../../common/presence';
 import { IntQuery, PageQuery } from '../../../../common/query';
 import { EVENT_TYPES } from '../../../events/domain/event';
@@ -41,7 +41,7 @@ export class CreateWebhookDto extends WebhookDescriptionDto {
   @OrderIds()
   orderIds?: number[];
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ description: whenLeftOut(true) })
   @OptionalFlag()
   isActive?: boolean;
 }
