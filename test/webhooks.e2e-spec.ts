@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { App } from 'supertest/types';
+import { WebhookDeliveryWorker } from '../src/modules/webhooks/webhook-delivery.worker';
 import { WebhookDispatcher } from '../src/modules/webhooks/webhook-dispatcher.worker';
 import { WebhookDeliveriesRepository } from '../src/modules/webhooks/persistence/webhook-deliveries.repository';
 import { WebhookSender } from '../src/modules/webhooks/http/webhook-sender';
@@ -429,6 +430,51 @@ describe('webhooks (in-process receiver, compressed retry schedule)', () => {
       await createLead(order);
       await eventually(async () => (await deliveriesOf(id, 'delivered')).length === 1);
       expect((await t.ds.query(`SELECT failing_since FROM webhook WHERE id = $1`, [id]))[0].failing_since).toBeNull();
+    });
+
+    it('recording an answer locks the webhook before its deliveries, as a delete does (row, then cascade): the two never deadlock', async () => {
+      const { id } = await createWebhook({ url: receiver.url(newPath('record-order')), events: ['*'], isActive: false });
+      const [{ id: deliveryId }]: { id: string }[] = await t.ds.query(
+        `INSERT INTO webhook_delivery (webhook_id, event_id, type, payload) VALUES ($1, $2, 'lead.created', '{}') RETURNING id`,
+        [id, `evt-record-order-${id}`],
+      );
+      const [hook]: { url: string; secret: string }[] = await t.ds.query(`SELECT url, secret FROM webhook WHERE id = $1`, [id]);
+      // A delete that has locked the webhook row and is about to take its deliveries along.
+      const deleter = t.ds.createQueryRunner();
+      const probe = t.ds.createQueryRunner();
+      await deleter.connect();
+      await probe.connect();
+      try {
+        await deleter.startTransaction();
+        await deleter.query(`SELECT 1 FROM webhook WHERE id = $1 FOR UPDATE`, [id]);
+        const target = {
+          id: deliveryId,
+          webhookId: id,
+          eventId: `evt-record-order-${id}`,
+          payload: '{}',
+          url: hook.url,
+          secret: hook.secret,
+          previousSecret: null,
+        };
+        t.app.get(WebhookDeliveryWorker).recordWhenDone([{ ...target, attempts: 0 }], [Promise.resolve({ statusCode: 500, error: 'HTTP 500' })]);
+        // The record waits for the webhook row...
+        await eventually(
+          async () =>
+            (await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n >= 1,
+        );
+        // ...holding no lock on the delivery the delete's cascade needs next.
+        await probe.startTransaction();
+        await probe.query(`SELECT 1 FROM webhook_delivery WHERE id = $1 FOR UPDATE NOWAIT`, [deliveryId]);
+        await probe.rollbackTransaction();
+        await deleter.rollbackTransaction();
+      } finally {
+        if (probe.isTransactionActive) await probe.rollbackTransaction();
+        if (deleter.isTransactionActive) await deleter.rollbackTransaction();
+        await probe.release();
+        await deleter.release();
+      }
+      await eventually(async () => (await t.ds.query(`SELECT attempts FROM webhook_delivery WHERE id = $1`, [deliveryId]))[0].attempts === 1);
+      expect((await t.ds.query(`SELECT failing_since FROM webhook WHERE id = $1`, [id]))[0].failing_since).not.toBeNull();
     });
 
     it('dispatching again from an old cursor creates no delivery twice', async () => {

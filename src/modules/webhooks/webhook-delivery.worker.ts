@@ -148,16 +148,20 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     for (const id of goneNow) this.logger.warn(`webhook ${id} disabled: ${GONE_REASON}`);
   }
 
+  /**
+   * The webhooks first, then their deliveries: the order a webhook's delete locks them in (the row, then its
+   * deliveries by cascade), so a delete meeting a record waits for it instead of deadlocking with it.
+   */
   private async record(batch: ClaimedDelivery[], results: SendResult[]): Promise<void> {
     const outcomes = this.outcomes(batch, results);
     await this.ds.transaction(async (m) => {
-      await this.repo.recordOutcomes(
-        m,
-        outcomes.map(({ gone: _gone, ...o }, i) => ({ ...o, id: batch[i].id })),
-      );
       await this.applyToWebhooks(
         m,
         batch.map((d, i) => ({ webhookId: d.webhookId, outcome: outcomes[i] })),
+      );
+      await this.repo.recordOutcomes(
+        m,
+        outcomes.map(({ gone: _gone, ...o }, i) => ({ ...o, id: batch[i].id })),
       );
     });
   }
