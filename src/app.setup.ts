@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { DynamicModule, NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -27,7 +28,13 @@ const bodyLimitOf = (req: BodyParserRequest & { [BODY_LIMIT]?: number }) => (req
 export async function createApp(module: DynamicModule, options: Omit<NestApplicationOptions, 'bodyParser'> = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module, new EnvelopeExpressAdapter(), { ...options, bodyParser: false });
   configureApp(app);
+  keepConnectionsAlive(app.getHttpServer(), app.get<AppConfig>(APP_CONFIG).httpKeepAliveSeconds);
   return app;
+}
+
+/** Idle keep-alive connections live HTTP_KEEP_ALIVE_SECONDS: Node's own 5 s is shorter than most balancers keep theirs. */
+function keepConnectionsAlive(server: Server, seconds: number): void {
+  server.keepAliveTimeout = seconds * 1000;
 }
 
 /** Everything about the HTTP surface that is not a module: headers, body and query parsing, validation, OpenAPI. */

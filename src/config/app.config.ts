@@ -66,6 +66,7 @@ class Env {
   @int() @IsOptional() @IsInt() @Min(1) @Max(8760) WEBHOOK_DISABLE_AFTER_FAILING_HOURS?: number;
   @int() @IsOptional() @IsInt() @Min(0) @Max(600) SHUTDOWN_DRAIN_SECONDS?: number;
   @int() @IsOptional() @IsInt() @Min(1) @Max(3600) SHUTDOWN_TIMEOUT_SECONDS?: number;
+  @int() @IsOptional() @IsInt() @Min(1) @Max(3600) HTTP_KEEP_ALIVE_SECONDS?: number;
 }
 
 export interface AppConfig {
@@ -151,6 +152,12 @@ export interface AppConfig {
   shutdownDrainSeconds: number;
   /** After SIGTERM/SIGINT: the whole shutdown's bound; past it the process exits 1. */
   shutdownTimeoutSeconds: number;
+  /**
+   * How long an idle keep-alive connection stays open. Longer than a balancer keeps its idle
+   * connections to the instance, so the balancer closes them, never the instance while the
+   * balancer reuses one (HAProxy then drops the client's connection without an answer).
+   */
+  httpKeepAliveSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -251,6 +258,7 @@ function withDefaults(parsed: Env, retrySchedule: number[]): AppConfig {
     webhookDisableAfterFailingHours: parsed.WEBHOOK_DISABLE_AFTER_FAILING_HOURS ?? 120,
     shutdownDrainSeconds: parsed.SHUTDOWN_DRAIN_SECONDS ?? 5,
     shutdownTimeoutSeconds: parsed.SHUTDOWN_TIMEOUT_SECONDS ?? 30,
+    httpKeepAliveSeconds: parsed.HTTP_KEEP_ALIVE_SECONDS ?? 65,
   };
 }
 
