@@ -13,7 +13,7 @@ describe('HTTP keep-alive', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ HTTP_KEEP_ALIVE_SECONDS: '8' });
-    const server = t.app.getHttpServer() as http.Server;
+    const server = t.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -33,7 +33,7 @@ describe('HTTP keep-alive', () => {
 
   it('defaults to 65 s, longer than balancers keep idle connections (cloud balancers at 60 s); the server takes the setting', () => {
     expect(loadConfig({}).httpKeepAliveSeconds).toBe(65);
-    expect((t.app.getHttpServer() as http.Server).keepAliveTimeout).toBe(8000);
+    expect(t.app.getHttpServer().keepAliveTimeout).toBe(8000);
   });
 
   it('serves a second request on a connection idle longer than the 5 s Node keeps by itself', async () => {
