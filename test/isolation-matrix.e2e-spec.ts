@@ -120,6 +120,7 @@ const ROWS: Row[] = [
   { op: 'GET /v2/call', rule: 'scoped', list: { kind: 'call', filter: ['orderIds', 'order'], ownerOf: byOrder, query: everyOrder } },
   { op: 'GET /v2/call/detail/{callId}', rule: 'scoped', target: 'call' },
   { op: 'POST /v2/call/create', rule: 'scope:telephony' },
+  { op: 'POST /v2/call/create-batch', rule: 'scope:telephony' },
   { op: 'POST /v2/dialer/claim', rule: 'scope:telephony' },
   { op: 'POST /v2/dialer/release', rule: 'scope:telephony' },
   { op: 'POST /v2/dialer/confirm', rule: 'scope:telephony' },

@@ -32,6 +32,11 @@ export const BODY_LIMIT_RULES: readonly BodyLimitRule[] = [
     why: "1,000 leads of about 1 KiB each (a lead's usual fields and a few custom values; PRODUCT.md's 1 MiB ceiling: larger items go one by one)",
   },
   {
+    prefix: '/v2/call/create-batch/',
+    bytes: 512 * KiB,
+    why: '500 calls of about 1 KiB each (every field of a call at its longest)',
+  },
+  {
     prefix: '/v2/lead/',
     bytes: 256 * KiB,
     why: 'sourceComment of up to 65,535 characters (UTF-8: up to 3 bytes each) plus the other fields and 200 custom values',

@@ -18,12 +18,12 @@ export const MAX_ARRAY_ITEMS = 1000;
 export const MAX_OBJECT_KEYS = 250;
 export const MAX_VALUES = 10_000;
 /**
- * A batch create carries up to 1,000 lead bodies (its 1 MiB body limit bounds it as well): a
- * lead's usual fields and a few custom values each. Its items are validated in turns that yield
- * to the event loop (LeadBulkService).
+ * A batch route carries up to 1,000 lead bodies or 500 call bodies (its body limit bounds it as
+ * well): a lead's usual fields and a few custom values each, a call's 20 fields at most.
  */
 export const MAX_BATCH_VALUES = 50_000;
-const valuesCapFor = (path: string) => (path.toLowerCase().startsWith('/v2/lead/create-batch') ? MAX_BATCH_VALUES : MAX_VALUES);
+const BATCH_ROUTES = ['/v2/lead/create-batch', '/v2/call/create-batch'];
+const valuesCapFor = (path: string) => (BATCH_ROUTES.some((route) => path.toLowerCase().startsWith(route)) ? MAX_BATCH_VALUES : MAX_VALUES);
 
 /**
  * The first value PostgreSQL could not store or that would break on the way: a string with NUL or a lone UTF-16 surrogate,

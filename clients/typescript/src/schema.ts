@@ -1235,6 +1235,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/call/create-batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record up to 500 finished calls (telephony scope); data.results has one result per item, in order
+         * @description Each item is a body of POST /v2/call/create/ under every rule of that route; a bad item fails alone ({index, success: false, errors}: the field errors of the single route, a claimToken that is not the live claim of its lead as an error on claimToken), the others are recorded ({index, success: true, id}; a platformCallId delivered before answers with its call, as the single route does). The common calls of a batch are written in one transaction with set-based statements: a dialer reporting its finished calls in batches costs the service a fraction of a request per call. 400 for the whole request (nothing stored) when the body is not an object, has no calls array, or calls is empty or longer than 500; 403 without the telephony scope.
+         *
+         *     Body limit: 512 KiB (413 above it).
+         */
+        post: operations["createCallBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/order/stats/{orderId}": {
         parameters: {
             query?: never;
@@ -2650,6 +2672,9 @@ export interface components {
         };
         CallViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["CallView"];
+        };
+        CallBatchResultViewEnvelope: components["schemas"]["Envelope"] & {
+            data: components["schemas"]["CallBatchResultView"];
         };
         OrderStatsViewEnvelope: components["schemas"]["Envelope"] & {
             data: components["schemas"]["OrderStatsView"];
@@ -5061,6 +5086,34 @@ export interface components {
              * @example null
              */
             claimToken?: string | null;
+        };
+        CallBatchItemResultView: {
+            /**
+             * @description position of the item in calls
+             * @example 0
+             */
+            index: number;
+            /** @example true */
+            success: boolean;
+            /**
+             * @description the call, new or delivered before (success only)
+             * @example 501
+             */
+            id?: number;
+            /** @description why the item was refused (failure only) */
+            errors?: components["schemas"]["FieldError"][];
+        };
+        CallBatchResultView: {
+            /** @description one per item, in the order of calls */
+            results: components["schemas"]["CallBatchItemResultView"][];
+            /** @example 2 */
+            recorded: number;
+            /** @example 0 */
+            failed: number;
+        };
+        RecordCallBatchDto: {
+            /** @description 1 to 500 bodies of POST /v2/call/create/; each is validated and recorded on its own (per-item results) */
+            calls: components["schemas"]["RecordCallDto"][];
         };
         LeadCategoryCountsView: {
             "in-progress": number;
@@ -14441,6 +14494,190 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedIdViewEnvelope"];
+                };
+            };
+            /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No key, or an unknown, revoked or expired X-Api-Key */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with a stored record (a unique value taken, or an Idempotency-Key reused with another body) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body larger than the route limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body sent with a Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request budget of the key spent (RATE_LIMIT_REQUESTS); Retry-After says when to retry */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Database unreachable or busy; Retry-After says when to retry */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createCallBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1..255 chars. Same key + same body within 24 h replays the stored response; another body gives 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "calls": [
+                 *         {
+                 *           "platformCallId": "pbx-2026-11-22-000123",
+                 *           "leadId": 1,
+                 *           "orderId": 1,
+                 *           "userId": 3,
+                 *           "sipEndpointId": 1,
+                 *           "statusId": 2,
+                 *           "finishInitiator": "agent",
+                 *           "direction": "incoming",
+                 *           "totalDurationSeconds": 95,
+                 *           "waitTimeDurationSeconds": 12,
+                 *           "talkTimeDurationSeconds": 80,
+                 *           "isPredictive": true,
+                 *           "clientPhone": "79161234567",
+                 *           "hasRecords": true,
+                 *           "callbackRequested": true,
+                 *           "optOut": true,
+                 *           "startedAt": "2026-11-22T10:00:00Z",
+                 *           "claimToken": null
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordCallBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "",
+                     *       "data": {
+                     *         "results": [
+                     *           {
+                     *             "index": 0,
+                     *             "success": true,
+                     *             "id": 501,
+                     *             "errors": [
+                     *               {
+                     *                 "field": "phone",
+                     *                 "message": "phone must be a valid phone number"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "recorded": 2,
+                     *         "failed": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CallBatchResultViewEnvelope"];
                 };
             };
             /** @description Invalid input: the message names the field; data.errors lists each field and what is wrong with it */

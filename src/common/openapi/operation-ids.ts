@@ -23,6 +23,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /v2/call': 'listCalls',
   'GET /v2/call/detail/{callId}': 'getCall',
   'POST /v2/call/create': 'createCall',
+  'POST /v2/call/create-batch': 'createCallBatch',
   'GET /v2/dnc': 'listDncEntries',
   'POST /v2/dnc/add': 'addDncEntries',
   'POST /v2/dnc/remove': 'removeDncEntries',

@@ -9,6 +9,7 @@ import { CallStatusesModule } from '../call-statuses/call-statuses.module';
 import { LeadsModule } from '../leads/leads.module';
 import { CallsDemoSeed } from './calls.seed';
 import { CallsService } from './calls.service';
+import { CallBatchService } from './call-batch.service';
 import { CallStatsService } from './call-stats.service';
 import { CallsV2Controller } from './http/calls.v2.controller';
 import { CallCountersCompactor } from './persistence/call-counters.compactor';
@@ -18,7 +19,7 @@ import { CallsRepository } from './persistence/calls.repository';
   // Each module answers for its own tables: agents, SIP endpoints, attempt groups, leads (their attempts and next call), statuses.
   imports: [OrdersModule, UsersModule, SipEndpointsModule, CallAttemptGroupsModule, LeadsModule, DncModule, CallStatusesModule, DialerModule],
   controllers: [CallsV2Controller],
-  providers: [CallsService, CallsRepository, CallCountersCompactor, CallsDemoSeed, CallStatsService],
+  providers: [CallsService, CallBatchService, CallsRepository, CallCountersCompactor, CallsDemoSeed, CallStatsService],
   exports: [CallsService, CallStatsService],
 })
 export class CallsModule {}

@@ -12,11 +12,12 @@ import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
 import { CallAttemptGroupsService } from '../call-attempt-groups/call-attempt-groups.service';
 import { CallStatusesService } from '../call-statuses/call-statuses.service';
 import { type LeadCallFacts, LeadCallAttemptsService } from '../leads/lead-call-attempts.service';
+import type { CallAttemptWrite } from '../leads/domain/lead';
 import { laterCallAmong } from '../leads/domain/recent-calls';
 import { callTimeProblems, durationProblems, planAfterCall } from './domain/after-call';
 import { calledNumber } from './domain/opt-out';
 import { type CallFilter, type CallRow, confineToOrders } from './domain/call';
-import { CallsRepository } from './persistence/calls.repository';
+import { CallsRepository, type NewCall } from './persistence/calls.repository';
 import { DialerService } from '../dialer/dialer.service';
 import { DncService } from '../dnc/dnc.service';
 import { redialRuleFor } from '../dialing/domain/redial-rule';
@@ -44,6 +45,48 @@ export interface RecordCallInput {
   startedAt?: Date;
   /** The dialer's claim of the lead this call ends (a claim that is not the lead's live one: 409); absent or null: any claim of the lead. */
   claimToken?: string | null;
+}
+
+/** What a new call's transaction knows of it when it plans the lead's next attempt. */
+export interface NewCallFacts {
+  id: number;
+  leadId: number;
+  startedAt: Date;
+  callbackRequested: boolean;
+  status: CallStatus;
+  totalDurationSeconds: number;
+}
+
+/** A call's own inconsistencies (durations, times), before anything is read. */
+export function inputProblems(input: RecordCallInput, now: Date): FieldError[] {
+  return [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, now)];
+}
+
+/** The call row an input stores against its lead. */
+export function newCallRow(
+  input: RecordCallInput,
+  lead: { orderId: number; phone: string },
+  c: { startedAt: Date; callbackRequested: boolean; optOut: boolean },
+): NewCall {
+  return {
+    orderId: lead.orderId,
+    leadId: input.leadId,
+    userId: input.userId ?? null,
+    sipEndpointId: input.sipEndpointId,
+    statusId: input.statusId,
+    finishInitiator: input.finishInitiator ?? null,
+    direction: input.direction,
+    totalDurationSeconds: input.totalDurationSeconds,
+    waitTimeDurationSeconds: input.waitTimeDurationSeconds,
+    talkTimeDurationSeconds: input.talkTimeDurationSeconds,
+    isPredictive: input.isPredictive ?? false,
+    clientPhone: (input.clientPhone ?? lead.phone).replace(/^\+/, ''),
+    hasRecords: input.hasRecords ?? false,
+    callbackRequested: c.callbackRequested,
+    platformCallId: input.platformCallId,
+    optOut: c.optOut,
+    createdAt: c.startedAt,
+  };
 }
 
 export type CallListQuery = Omit<CallFilter, 'from' | 'to'> & DateRange & { offset: number; limit: number };
@@ -92,7 +135,7 @@ export class CallsService {
    * A retried delivery returns the stored call and changes nothing but applying an opt-out it carries.
    */
   async recordCall(input: RecordCallInput): Promise<{ id: number }> {
-    const problems: FieldError[] = [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, new Date())];
+    const problems = inputProblems(input, new Date());
     if (problems.length) throw DomainError.validation(problems);
     const status = await this.statuses.findCallStatus(input.statusId);
     if (!status) throw DomainError.validation(await this.missingReferences(input));
@@ -121,25 +164,7 @@ export class CallsService {
     }
     const startedAt = input.startedAt ?? new Date(now.getTime() - input.totalDurationSeconds * 1000);
     const callbackRequested = input.callbackRequested ?? status.isCallback;
-    const { id, created } = await this.calls.insertOnce(m, {
-      orderId: lead.orderId,
-      leadId: input.leadId,
-      userId: input.userId ?? null,
-      sipEndpointId: input.sipEndpointId,
-      statusId: input.statusId,
-      finishInitiator: input.finishInitiator ?? null,
-      direction: input.direction,
-      totalDurationSeconds: input.totalDurationSeconds,
-      waitTimeDurationSeconds: input.waitTimeDurationSeconds,
-      talkTimeDurationSeconds: input.talkTimeDurationSeconds,
-      isPredictive: input.isPredictive ?? false,
-      clientPhone: (input.clientPhone ?? lead.phone).replace(/^\+/, ''),
-      hasRecords: input.hasRecords ?? false,
-      callbackRequested,
-      platformCallId: input.platformCallId,
-      optOut: called !== null,
-      createdAt: startedAt,
-    });
+    const { id, created } = await this.calls.insertOnce(m, newCallRow(input, lead, { startedAt, callbackRequested, optOut: called !== null }));
     // A re-delivery applies an opt-out it carries (the first one may have lacked it) and changes nothing else.
     if (called) {
       if (!created) await this.calls.markOptOut(m, id);
@@ -162,17 +187,20 @@ export class CallsService {
   }
 
   /**
-   * After a new call, in the call's transaction: the attempt counted and the redial the attempt group's ladder and the status's
-   * redial rule want (the order's rule for that status over the status's own); the leads module then makes the dialing decision
-   * (window, consent, lists, the daily cap of the lead's day). A record that arrives after a later call of the lead counts, but
-   * does not move the later call's redial, unless it stops the dialling.
+   * After a new call, in the call's transaction: the attempt counted and the redial (nextAttempt); the leads module then makes the
+   * dialing decision (window, consent, lists, the daily cap of the lead's day).
    */
-  private async planAfterRecordedCall(
-    m: EntityManager,
-    call: { id: number; leadId: number; startedAt: Date; callbackRequested: boolean; status: CallStatus; totalDurationSeconds: number },
-    lead: LeadCallFacts,
-    read: { now: Date; factsStillHold: boolean },
-  ): Promise<void> {
+  private async planAfterRecordedCall(m: EntityManager, call: NewCallFacts, lead: LeadCallFacts, read: { now: Date; factsStillHold: boolean }): Promise<void> {
+    const next = await this.nextAttempt(m, call, lead, read.now);
+    await this.leads.recordCallAttempt(m, call.leadId, next, read.factsStillHold ? { facts: lead, callStartedAt: call.startedAt, now: read.now } : undefined);
+  }
+
+  /**
+   * The lead's attempt count and the redial the attempt group's ladder and the status's redial rule want after a new call (the
+   * order's rule for that status over the status's own). A record that arrives after a later call of the lead counts, but does not
+   * move the later call's redial, unless it stops the dialling.
+   */
+  async nextAttempt(m: EntityManager, call: NewCallFacts, lead: LeadCallFacts, now: Date): Promise<CallAttemptWrite> {
     // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
     const order = await this.orders.getOrderSettings(lead.orderId, m);
     if (!order) throw new Error(`order ${lead.orderId} of lead ${call.leadId} not found`);
@@ -190,20 +218,15 @@ export class CallsService {
     });
     const late =
       next.dialAfter !== null &&
-      (laterCallAmong(lead.callStarts, call.startedAt, read.now) ?? (await this.calls.hasLaterCall(m, call.leadId, call.id, call.startedAt)));
-    await this.leads.recordCallAttempt(
-      m,
-      call.leadId,
-      { attemptCount: next.attemptCount, ...(late ? {} : { dialAfter: next.dialAfter, stop: next.stop }) },
-      read.factsStillHold ? { facts: lead, callStartedAt: call.startedAt, now: read.now } : undefined,
-    );
+      (laterCallAmong(lead.callStarts, call.startedAt, now) ?? (await this.calls.hasLaterCall(m, call.leadId, call.id, call.startedAt)));
+    return { attemptCount: next.attemptCount, ...(late ? {} : { dialAfter: next.dialAfter, stop: next.stop }) };
   }
 
   /**
    * What a refused call names that does not exist, each asked of the module that owns it: the agent, the SIP endpoint (one query
    * each) and the status. Read only when the call is refused: an accepted call's foreign keys have checked the agent and endpoint.
    */
-  private async missingReferences(input: RecordCallInput): Promise<FieldError[]> {
+  async missingReferences(input: RecordCallInput): Promise<FieldError[]> {
     const missing: FieldError[] = [];
     if (input.userId != null && (await this.users.existingIds([input.userId])).length === 0) {
       missing.push({ field: 'userId', message: `user ${input.userId} does not exist` });

@@ -132,6 +132,28 @@ export class DialerService {
     }
   }
 
+  /**
+   * For calls recorded in a batch, before they are stored: of each call that names a claim token, whether the token is its lead's live
+   * claim (endOnCall's 409 otherwise). The leads' claims stay locked until `m` ends; endOnCalls then ends them.
+   */
+  async checkCallTokens(
+    m: EntityManager,
+    calls: readonly { orderId: number; leadId: number; claimToken?: string | null }[],
+    now = new Date(),
+  ): Promise<boolean[]> {
+    const claims = await this.repo.lockClaimsOfLeads(m, calls, now);
+    return calls.map((c) => {
+      if (c.claimToken == null) return true;
+      const claim = claims.get(c.leadId);
+      return claim !== undefined && claim.live && claim.token === c.claimToken;
+    });
+  }
+
+  /** The recorded calls end their leads' claims (calls recorded in a batch, tokens checked by checkCallTokens). */
+  endOnCalls(m: EntityManager, leads: readonly { orderId: number; leadId: number }[]): Promise<void> {
+    return this.repo.endClaimsOfLeads(m, leads);
+  }
+
   /** Live claims for operators, filtered by order and dialer; exact total. */
   listClaims(filter: { orderId?: number; dialerId?: string }, offset: number, limit: number, now = new Date()): Promise<Page<DialerClaim>> {
     return this.repo.listLive(filter, now, offset, limit);

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { CallAttemptWrite } from './domain/lead';
+import type { DialStop } from '../dialing/domain/redial-rule';
 import { LeadsRepository } from './persistence/leads.repository';
 import { LeadDialingService } from './lead-dialing.service';
-import { type LeadCallFacts, type LeadDialingRow } from './persistence/lead-dialing.repository';
+import { type LeadCallFacts, LeadDialingRepository, type LeadDialingRow } from './persistence/lead-dialing.repository';
 import { withCallStart } from './domain/recent-calls';
 
 export type { LeadCallFacts };
@@ -20,6 +21,12 @@ function withCall(facts: LeadDialingRow, startedAt: Date, now: Date): LeadDialin
   return { ...facts, callStarts: withCallStart(facts.callStarts, startedAt, now) };
 }
 
+/** The wanted moment and why none, when the call moves them: a later redial (or none for another reason) clears an outcome rule's stop. */
+function wantedOf(next: CallAttemptWrite): { dialAfter: Date | null; dialStop: DialStop | null } | undefined {
+  if (next.dialAfter === undefined) return undefined;
+  return { dialAfter: next.dialAfter, dialStop: next.dialAfter === null ? (next.stop ?? null) : null };
+}
+
 /**
  * What the calls module may do to a lead when it records a call, in the call's transaction `m`:
  * the lead table is written by this module only.
@@ -29,6 +36,7 @@ export class LeadCallAttemptsService {
   constructor(
     private readonly repo: LeadsRepository,
     private readonly holds: LeadDialingService,
+    private readonly dialing: LeadDialingRepository,
   ) {}
 
   /**
@@ -39,6 +47,24 @@ export class LeadCallAttemptsService {
   async lockForCall(m: EntityManager, leadId: number, now: Date, optOut: boolean): Promise<LeadCallFacts | null> {
     if (optOut) await this.holds.lockForOptOut(m, leadId);
     return this.holds.lockForCall(m, leadId, now, !optOut);
+  }
+
+  /** lockForCall of many leads in id order, for calls recorded in a batch (none opts out); leads that do not exist are left out. */
+  lockForCalls(m: EntityManager, leadIds: readonly number[], now: Date): Promise<LeadCallFacts[]> {
+    return this.holds.lockForCalls(m, leadIds, now);
+  }
+
+  /**
+   * recordCallAttempt of many leads, one call each, with the facts lockForCalls read: the decisions made in turn, written in one
+   * statement.
+   */
+  async recordCallAttempts(m: EntityManager, calls: { leadId: number; next: CallAttemptWrite; before: CallBefore }[]): Promise<void> {
+    const rows = [];
+    for (const { leadId, next, before } of calls) {
+      const decision = await this.holds.decideOn(m, withCall(before.facts, before.callStartedAt, before.now), { dialAfter: next.dialAfter }, before.now);
+      rows.push({ id: leadId, attemptCount: next.attemptCount, wanted: wantedOf(next), decision });
+    }
+    await this.dialing.writeCallAttempts(m, rows);
   }
 
   /** Attempt counts of many leads at once, for calls recorded in bulk (the demo dataset). */
@@ -56,8 +82,6 @@ export class LeadCallAttemptsService {
     const decision = before
       ? await this.holds.decideOn(m, withCall(before.facts, before.callStartedAt, before.now), change, before.now)
       : await this.holds.decideFor(m, leadId, change);
-    // The wanted moment and why none: a later redial (or none for another reason) clears an outcome rule's stop.
-    const wanted = next.dialAfter !== undefined ? { dialAfter: next.dialAfter, dialStop: next.dialAfter === null ? (next.stop ?? null) : null } : {};
-    await this.repo.update(m, leadId, { attemptCount: next.attemptCount, ...wanted, ...decision });
+    await this.repo.update(m, leadId, { attemptCount: next.attemptCount, ...wantedOf(next), ...decision });
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { decideDialing, type DialingDecision, type HoldReason } from '../dialing/domain/dialing-decision';
+import { decideDialing, type DialingDecision } from '../dialing/domain/dialing-decision';
 import { OrdersService } from '../orders/orders.service';
 import type { OrderSettings } from '../orders/domain/order-settings';
 import {
+  type DecisionColumns,
   type DncListScope,
   DECIDE_CHUNK,
   type LeadCallFacts,
@@ -11,6 +12,8 @@ import {
   LeadDialingRepository,
   type LeadSelector,
 } from './persistence/lead-dialing.repository';
+
+export type { DecisionColumns };
 
 /**
  * Where the dialing decision (dialing/domain/dialing-decision.ts) is made for stored leads, inside each writer's transaction: a
@@ -113,6 +116,11 @@ export class LeadDialingService implements OnModuleInit {
     return this.repo.lockForCall(m, leadId, now, lockOrder);
   }
 
+  /** lockForCall of many leads, in id order (calls recorded in a batch); leads that do not exist are left out. */
+  lockForCalls(m: EntityManager, ids: readonly number[], now: Date): Promise<LeadCallFacts[]> {
+    return this.repo.lockForCalls(m, ids, now);
+  }
+
   private async decideAll(m: EntityManager, rows: LeadDialingRow[], now: Date): Promise<{ id: number; decision: DialingDecision }[]> {
     const orders = new Map<number, OrderSettings | null>();
     for (const id of new Set(rows.map((r) => r.orderId))) orders.set(id, await this.orders.getOrderSettings(id, m));
@@ -132,14 +140,6 @@ export interface LeadDialingChange {
   utcOffset?: number;
   hasConsent?: boolean;
   dialAfter?: Date | null;
-}
-
-/** The lead columns a decision writes. */
-export interface DecisionColumns {
-  planningCallAt: Date | null;
-  dialingHold: HoldReason[] | null;
-  dialingHoldSince: Date | null;
-  dailyCapUntil: Date | null;
 }
 
 /** The decision's facts of a stored lead. */

@@ -5,6 +5,8 @@ import type { ClientAccess } from '../../../common/auth-context';
 import { Access, Isolation } from '../../../common/isolation';
 import { RequireScope } from '../../auth/http/auth.decorators';
 import { CallsService } from '../calls.service';
+import { CallBatchService, MAX_BATCH_CALLS } from '../call-batch.service';
+import { CallBatchResultView, checkCallBatchItem, RecordCallBatchDto } from './dto/call-batch.dto';
 import { CallView, presentCall } from './call.presenter';
 import { ListCallsQuery, RecordCallDto } from './dto/call.dto';
 import { Idempotent } from '../../../common/idempotency/idempotent.decorator';
@@ -14,7 +16,10 @@ import { ApiCreated, ApiCreatedAtQuery, ApiEnvelope, ApiEnvelopeList, ApiErrors,
 @ApiKeyErrors()
 @Controller('v2/call')
 export class CallsV2Controller {
-  constructor(private readonly calls: CallsService) {}
+  constructor(
+    private readonly calls: CallsService,
+    private readonly batch: CallBatchService,
+  ) {}
 
   @Get()
   @Isolation('scoped')
@@ -59,5 +64,25 @@ export class CallsV2Controller {
   @ApiErrors(400, 409, 413)
   record(@Body() dto: RecordCallDto) {
     return this.calls.recordCall(dto);
+  }
+
+  @Post('create-batch')
+  @Idempotent()
+  @HttpCode(200)
+  @RequireScope('telephony')
+  @ApiOperation({
+    summary: `Record up to ${MAX_BATCH_CALLS} finished calls (telephony scope); data.results has one result per item, in order`,
+    description:
+      'Each item is a body of POST /v2/call/create/ under every rule of that route; a bad item fails alone ({index, success: false, errors}: ' +
+      'the field errors of the single route, a claimToken that is not the live claim of its lead as an error on claimToken), the others are ' +
+      'recorded ({index, success: true, id}; a platformCallId delivered before answers with its call, as the single route does). The common ' +
+      'calls of a batch are written in one transaction with set-based statements: a dialer reporting its finished calls in batches costs ' +
+      'the service a fraction of a request per call. 400 for the whole request (nothing stored) when the body is not an object, has no ' +
+      `calls array, or calls is empty or longer than ${MAX_BATCH_CALLS}; 403 without the telephony scope.`,
+  })
+  @ApiEnvelope(CallBatchResultView)
+  @ApiErrors(400, 409, 413)
+  recordBatch(@Body() dto: RecordCallBatchDto) {
+    return this.batch.recordBatch(dto.calls.map(checkCallBatchItem));
   }
 }

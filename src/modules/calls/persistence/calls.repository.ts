@@ -164,4 +164,35 @@ export class CallsRepository {
     const existing: { id: number }[] = await m.query(`SELECT id FROM call WHERE order_id = $1 AND platform_call_id = $2`, [c.orderId, c.platformCallId]);
     return { id: existing[0].id, created: false };
   }
+
+  /**
+   * Inserts the calls the platform has not delivered yet, in item order, in one statement (a call already stored, or one given twice,
+   * is skipped); the ids of those inserted, by `order:platformCallId`.
+   */
+  async insertMany(m: EntityManager, calls: readonly NewCall[]): Promise<Map<string, number>> {
+    if (calls.length === 0) return new Map();
+    const columns = NEW_CALL_COLUMNS.givenColumns(calls.map((c) => NEW_CALL_COLUMNS.row(c))).join(', ');
+    const rows: { id: number; key: string }[] = await m.query(
+      `INSERT INTO call (${columns})
+       SELECT ${columns} FROM jsonb_populate_recordset(NULL::call, $1) WITH ORDINALITY ORDER BY ordinality
+       ON CONFLICT (order_id, platform_call_id) DO NOTHING RETURNING id, order_id || ':' || platform_call_id AS key`,
+      [JSON.stringify(calls.map((c) => NEW_CALL_COLUMNS.row(c)))],
+    );
+    return new Map(rows.map((r) => [r.key, r.id]));
+  }
+
+  /** The stored calls of these platform call ids, by `order:platformCallId` (one statement). */
+  async findByPlatformIds(m: EntityManager, keys: readonly { orderId: number; platformCallId: string }[]): Promise<Map<string, number>> {
+    if (keys.length === 0) return new Map();
+    const rows: { id: number; key: string }[] = await m.query(
+      `SELECT c.id, c.order_id || ':' || c.platform_call_id AS key
+         FROM call c JOIN unnest($1::int[], $2::varchar[]) AS k(order_id, platform_call_id)
+           ON c.order_id = k.order_id AND c.platform_call_id = k.platform_call_id`,
+      [keys.map((k) => k.orderId), keys.map((k) => k.platformCallId)],
+    );
+    return new Map(rows.map((r) => [r.key, r.id]));
+  }
 }
+
+/** How insertMany and findByPlatformIds name a call. */
+export const platformKey = (c: { orderId: number; platformCallId: string }) => `${c.orderId}:${c.platformCallId}`;

@@ -105,6 +105,31 @@ export class DialerClaimsRepository {
     return token === undefined || rows.some((r) => r.live && r.token === token);
   }
 
+  /** Ends the claims of these leads (calls recorded in a batch), in one statement. */
+  async endClaimsOfLeads(m: EntityManager, leads: readonly { orderId: number; leadId: number }[]): Promise<void> {
+    if (leads.length === 0) return;
+    await m.query(
+      `DELETE FROM dialer_claim c USING unnest($1::int[], $2::int[]) AS k(order_id, lead_id) WHERE c.order_id = k.order_id AND c.lead_id = k.lead_id`,
+      [leads.map((l) => l.orderId), leads.map((l) => l.leadId)],
+    );
+  }
+
+  /** The claims of these leads, live or not, locked until `m` ends: a call's token is checked against them before the call is stored. */
+  async lockClaimsOfLeads(
+    m: EntityManager,
+    leads: readonly { orderId: number; leadId: number }[],
+    now: Date,
+  ): Promise<Map<number, { live: boolean; token: string }>> {
+    if (leads.length === 0) return new Map();
+    const rows = await m.query<{ leadId: number; live: boolean; token: string }[]>(
+      `SELECT c.lead_id AS "leadId", c.lease_expires_at > $3 AS live, c.claim_token AS token
+         FROM dialer_claim c JOIN unnest($1::int[], $2::int[]) AS k(order_id, lead_id) ON c.order_id = k.order_id AND c.lead_id = k.lead_id
+        ORDER BY c.order_id, c.lead_id FOR UPDATE OF c`,
+      [leads.map((l) => l.orderId), leads.map((l) => l.leadId), now],
+    );
+    return new Map(rows.map((r) => [r.leadId, { live: r.live, token: r.token }]));
+  }
+
   /** Deletes claims whose lease has expired (the sweep); how many. */
   async deleteExpired(now: Date): Promise<number> {
     const [{ n }] = await this.ds.query<{ n: number }[]>(

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { DialStop } from '../../dialing/domain/redial-rule';
 import type { DialingDecision, DialingHold, HoldReason } from '../../dialing/domain/dialing-decision';
 
 /** A do-not-call list as the leads see it: which leads of a number it covers. */
@@ -29,6 +30,14 @@ export interface LeadDialingRow {
 }
 
 /** A lead as a call is recorded against it: the decision's facts before the call, and what the call path reads of the lead. */
+/** The lead columns a decision writes. */
+export interface DecisionColumns {
+  planningCallAt: Date | null;
+  dialingHold: HoldReason[] | null;
+  dialingHoldSince: Date | null;
+  dailyCapUntil: Date | null;
+}
+
 export interface LeadCallFacts extends LeadDialingRow {
   phone: string;
   attemptCount: number;
@@ -119,6 +128,59 @@ export class LeadDialingRepository {
       `, l.phone, l.attempt_count AS "attemptCount"`,
     );
     return (rows[0] as LeadCallFacts | undefined) ?? null;
+  }
+
+  /**
+   * lockForCall of many leads (calls recorded in a batch): their orders `FOR KEY SHARE`, then the leads' rows in id order, each with
+   * the decision's facts before the call. Leads that do not exist are not in the answer.
+   */
+  lockForCalls(m: EntityManager, ids: readonly number[], now: Date): Promise<LeadCallFacts[]> {
+    return this.readFacts(
+      m,
+      `l.phone`,
+      `l.id = ANY($1::int[])
+         AND l.order_id IN (SELECT o.id FROM call_order o WHERE o.id IN (SELECT order_id FROM lead WHERE id = ANY($1::int[])) FOR KEY SHARE)
+       ORDER BY l.id FOR UPDATE OF l`,
+      [ids, now],
+      `, l.phone, l.attempt_count AS "attemptCount"`,
+    ) as Promise<LeadCallFacts[]>;
+  }
+
+  /**
+   * Calls recorded in a batch, one statement for all their leads: each lead's attempt count, the wanted moment and stop when the
+   * call moves them (`wanted`), and the decision made with the call counted (none: the columns stay).
+   */
+  async writeCallAttempts(
+    m: EntityManager,
+    rows: { id: number; attemptCount: number; wanted?: { dialAfter: Date | null; dialStop: DialStop | null }; decision: DecisionColumns | null }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await m.query(
+      `UPDATE lead l SET attempt_count = d.attempts,
+              dial_after = CASE WHEN d.moved THEN d.dial_after ELSE l.dial_after END,
+              dial_stop = CASE WHEN d.moved THEN d.dial_stop ELSE l.dial_stop END,
+              planning_call_at = CASE WHEN d.decided THEN d.at ELSE l.planning_call_at END,
+              dialing_hold = CASE WHEN d.decided THEN string_to_array(d.hold, ',')::varchar[] ELSE l.dialing_hold END,
+              dialing_hold_since = CASE WHEN d.decided THEN d.since ELSE l.dialing_hold_since END,
+              daily_cap_until = CASE WHEN d.decided THEN d.cap ELSE l.daily_cap_until END,
+              updated_at = now()
+         FROM unnest($1::int[], $2::int[], $3::bool[], $4::timestamptz[], $5::varchar[], $6::bool[], $7::timestamptz[], $8::text[],
+                     $9::timestamptz[], $10::timestamptz[])
+              AS d(id, attempts, moved, dial_after, dial_stop, decided, at, hold, since, cap)
+        WHERE l.id = d.id`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.attemptCount),
+        rows.map((r) => r.wanted !== undefined),
+        rows.map((r) => r.wanted?.dialAfter ?? null),
+        rows.map((r) => r.wanted?.dialStop ?? null),
+        rows.map((r) => r.decision !== null),
+        rows.map((r) => r.decision?.planningCallAt ?? null),
+        rows.map((r) => r.decision?.dialingHold?.join(',') ?? null),
+        rows.map((r) => r.decision?.dialingHoldSince ?? null),
+        rows.map((r) => r.decision?.dailyCapUntil ?? null),
+      ],
+    );
   }
 
   /** The facts of the leads `where` selects (and the `extra` columns), the lists checked for the number `phone` says; $2 is now. */
