@@ -157,6 +157,24 @@ describe('calls recorded in a batch', () => {
     expect(await callCount()).toBe(before + 1);
   });
 
+  it('batches across orders beside do-not-call adds of their numbers all answer 200: no lock waits in a cycle', async () => {
+    const orders = [await createDialingOrder(t), await createDialingOrder(t), await createDialingOrder(t)];
+    const leads = (await Promise.all(orders.map((o) => createLeads(t, o, 24)))).flat();
+    const phones: string[] = (await t.ds.query(`SELECT phone FROM lead WHERE id = ANY($1::int[]) ORDER BY id`, [leads])).map((r: { phone: string }) => r.phone);
+    // Each batch takes every third lead, across all three orders, in an order of its own.
+    const batches = [0, 1, 2].map((k) =>
+      leads
+        .filter((_, i) => i % 3 === k)
+        .reverse()
+        .map((id) => call(id)),
+    );
+    const adds = [0, 1, 2, 3].map((k) => post('/v2/dnc/add/', { phones: phones.filter((_, i) => i % 4 === k).slice(0, 6), reason: 'batch test' }, t.apiKey));
+    const answers = await Promise.all([...batches.map((calls) => post('/v2/call/create-batch/', { calls })), ...adds]);
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    for (const r of answers.slice(0, 3)) expect(r.body.data.failed).toBe(0);
+    expect((await t.ds.query(`SELECT count(*)::int AS n FROM call WHERE lead_id = ANY($1::int[])`, [leads]))[0].n).toBe(leads.length);
+  });
+
   it('refuses the whole request with 400 when calls is missing, empty, not an array or over 500 items, storing nothing; 403 without telephony', async () => {
     const order = await createDialingOrder(t);
     const [lead] = await createLeads(t, order, 1);
