@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { nextTurn } from '../../common/next-turn';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
 import { UsersService } from '../users/users.service';
@@ -40,7 +41,6 @@ type Fail = (index: number, errors: FieldError[]) => false;
 const callKey = (p: Located) => ({ orderId: p.lead.orderId, platformCallId: p.input.platformCallId });
 
 const ITEMS_PER_TURN = 100;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * `POST /v2/call/create-batch/`: each item under every rule of a single call record, a bad item failing alone. The common calls (no
@@ -141,7 +141,8 @@ export class CallBatchService {
       created.map((c) => ({ orderId: c.lead.orderId, leadId: c.input.leadId })),
     );
     const attempts = [];
-    for (const c of created) {
+    for (const [i, c] of created.entries()) {
+      if (i > 0 && i % ITEMS_PER_TURN === 0) await nextTurn();
       const call = {
         id: c.id,
         leadId: c.input.leadId,

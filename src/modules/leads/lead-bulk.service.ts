@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { nextTurn } from '../../common/next-turn';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { ClientAccess } from '../../common/auth-context';
@@ -45,8 +46,6 @@ export function upsertChanges(input: CreateLeadInput): UpdateLeadInput {
   const { leadType, orderId, orderCode, messengerId, ...changes } = input;
   return changes;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Batch inserts running at once per instance. A batch holds a connection and an advisory lock per distinct phone (up to 1,000)

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { nextTurn } from '../../common/next-turn';
 import { EntityManager } from 'typeorm';
 import type { CallAttemptWrite } from './domain/lead';
 import type { DialStop } from '../dialing/domain/redial-rule';
@@ -20,6 +21,9 @@ export interface CallBefore {
 function withCall(facts: LeadDialingRow, startedAt: Date, now: Date): LeadDialingRow {
   return { ...facts, callStarts: withCallStart(facts.callStarts, startedAt, now) };
 }
+
+/** Decisions made per turn of the event loop for calls recorded in a batch. */
+const DECISIONS_PER_TURN = 100;
 
 /** The wanted moment and why none, when the call moves them: a later redial (or none for another reason) clears an outcome rule's stop. */
 function wantedOf(next: CallAttemptWrite): { dialAfter: Date | null; dialStop: DialStop | null } | undefined {
@@ -60,7 +64,8 @@ export class LeadCallAttemptsService {
    */
   async recordCallAttempts(m: EntityManager, calls: { leadId: number; next: CallAttemptWrite; before: CallBefore }[]): Promise<void> {
     const rows = [];
-    for (const { leadId, next, before } of calls) {
+    for (const [i, { leadId, next, before }] of calls.entries()) {
+      if (i > 0 && i % DECISIONS_PER_TURN === 0) await nextTurn();
       const decision = await this.holds.decideOn(m, withCall(before.facts, before.callStartedAt, before.now), { dialAfter: next.dialAfter }, before.now);
       rows.push({ id: leadId, attemptCount: next.attemptCount, wanted: wantedOf(next), decision });
     }

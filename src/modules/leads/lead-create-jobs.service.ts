@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { nextTurn } from '../../common/next-turn';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { ClientAccess } from '../../common/auth-context';
@@ -222,7 +223,7 @@ export class LeadCreateJobsService implements OnModuleInit, OnApplicationBootstr
     const invalid: { id: string; errors: FieldError[] }[] = [];
     // In acceptance order: the order the leads are linked in.
     for (const [index, job] of pending.entries()) {
-      if (index > 0 && index % JOBS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (index > 0 && index % JOBS_PER_TURN === 0) await nextTurn();
       // Settled already: a job delivered again.
       if (job.state !== 'queued') continue;
       try {
