@@ -71,7 +71,18 @@ export async function dialerBench(): Promise<BenchSection> {
       bench: 'dialer',
       machine,
       markdown,
-      data: { leads: LEADS, orders: ORDERS, dialers: DIALERS, perClaim: PER_CLAIM, seconds: SECONDS, recording: CALLS, quiet, ...summary(tally), statements },
+      data: {
+        leads: LEADS,
+        orders: ORDERS,
+        dialers: DIALERS,
+        perClaim: PER_CLAIM,
+        seconds: SECONDS,
+        recording: CALLS,
+        quiet,
+        ...summary(tally),
+        perOrder: perOrder(tally, orders, due),
+        statements,
+      },
     };
   } finally {
     await app?.stop();
@@ -316,6 +327,11 @@ function summary(t: Tally & { elapsed: number }) {
 }
 
 /** Each order's share of the leads handed out against its weight's share, over the orders whose due leads did not run out. */
+/** Per order: its weight, its due leads when the load started and the leads handed out. */
+function perOrder(t: Tally, weights: Map<number, number>, due: Map<number, number>) {
+  return [...weights].map(([id, weight]) => ({ id, weight, due: due.get(id) ?? 0, handedOut: t.handedOut.get(id) ?? 0 }));
+}
+
 function shares(t: Tally, weights: Map<number, number>, due: Map<number, number>): { worst: number; orders: number } {
   const open = [...weights.keys()].filter((id) => (t.handedOut.get(id) ?? 0) < 0.9 * (due.get(id) ?? 0));
   const total = open.reduce((n, id) => n + (t.handedOut.get(id) ?? 0), 0);

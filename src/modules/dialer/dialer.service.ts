@@ -52,11 +52,14 @@ export class DialerService {
         const more = await this.repo.lockDueLeads(m, new Map(again.map((id) => [id, req.limit])), now);
         due.push(...more.filter((l) => !seen.has(l.leadId)));
       }
-      const queues: OrderQueue<DueLead>[] = orders.map((o) => ({
-        orderId: o.id,
-        weight: o.dialWeight,
-        leads: due.filter((l) => l.orderId === o.id && callableNow(l)).sort(queueOrder),
-      }));
+      // Leads a parallel claim took just before this one locked them are left out before the share is made, but still count as read:
+      // an order whose callable leads came back full keeps gaining its weight, whoever took some of them (shareByWeight).
+      const taken = await this.repo.liveClaimedAmong(m, due, now);
+      const queues: OrderQueue<DueLead>[] = orders.map((o) => {
+        const read = due.filter((l) => l.orderId === o.id && callableNow(l));
+        const leads = read.filter((l) => !taken.has(l.leadId)).sort(queueOrder);
+        return { orderId: o.id, weight: o.dialWeight, leads, full: read.length >= (quotas.get(o.id) ?? 0) };
+      });
       const picked = shareByWeight(queues, req.limit, this.credits);
       const { claims, expired } = await this.repo.insertClaims(m, picked, req.dialerId, now, leaseExpiresAt);
       const byLead = new Map(claims.map((c) => [c.leadId, c]));

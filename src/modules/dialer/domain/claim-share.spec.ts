@@ -29,6 +29,34 @@ describe('shareByWeight', () => {
     expect(countBy(picked)).toEqual({ 1: 3, 2: 17 });
   });
 
+  /** 1,000 claims of 50 over 50 orders of weights 1..10, each order read its quota less `lost(order, claim)` leads: the worst share off its weight's. */
+  const worstShare = (lost: (orderId: number, claim: number) => number, full: boolean) => {
+    const orders = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, weight: (i % 10) + 1 }));
+    const quotas = readQuotas(orders, 50);
+    const credits = new ClaimCredits();
+    const counts = new Map<number, number>();
+    let handed = 0;
+    for (let claim = 0; claim < 1000; claim++) {
+      const queues = orders.map((o) => ({ orderId: o.id, weight: o.weight, leads: leads(o.id, quotas.get(o.id)! - lost(o.id, claim), claim * 10), full }));
+      for (const l of shareByWeight(queues, 50, credits)) counts.set(l.orderId, (counts.get(l.orderId) ?? 0) + 1);
+      handed += 50;
+    }
+    const weights = orders.reduce((n, o) => n + o.weight, 0);
+    return Math.max(...orders.map((o) => Math.abs((counts.get(o.id) ?? 0) / handed / (o.weight / weights) - 1)));
+  };
+
+  it('gives every order its weight within 2% over claims that read each its quota (50 orders of weights 1..10, claims of 50)', () => {
+    expect(worstShare(() => 0, true)).toBeLessThan(0.02);
+  });
+
+  it('an order whose read leads parallel claims took keeps gaining its weight, and catches up in the next claims', () => {
+    // In every third claim, a parallel claim took one of the read leads of the orders past the tenth.
+    const lost = (orderId: number, claim: number) => (orderId > 10 && claim % 3 === 0 ? 1 : 0);
+    expect(worstShare(lost, true)).toBeLessThan(0.02);
+    // Without it, those orders would fall behind their weight.
+    expect(worstShare(lost, false)).toBeGreaterThan(0.05);
+  });
+
   it("takes each order's leads from the front of its queue and answers in queue order", () => {
     const queue = [
       { leadId: 5, orderId: 1, priority: 9, plannedAt: at(30) },

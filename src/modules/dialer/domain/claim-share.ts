@@ -11,6 +11,8 @@ export interface OrderQueue<T extends QueuedLead> {
   orderId: number;
   weight: number;
   leads: readonly T[];
+  /** The claim read as many of its leads as it asked for: the order may have more than `leads`. */
+  full?: boolean;
 }
 
 /** The claim's order: priority (higher first), then planned time, then id. */
@@ -23,18 +25,22 @@ export function queueOrder(a: QueuedLead, b: QueuedLead): number {
  * leads gains its weight, the order with the most credit (the lower id on a tie) gives its next lead and pays the weights of all
  * of them. `credits` carries what each order is owed from one claim to the next (ClaimCredits), so claims smaller than the weights
  * add up to still give every order its weight's share over a few claims, never starving a weight-1 order; an order with fewer
- * leads leaves its share to the others. Each order's leads are taken from the front of its queue; the result is in queue order.
+ * leads leaves its share to the others. An order the claim read only part of (`full`) keeps gaining its weight once its read
+ * leads are used up: what it is owed then, it takes in the next claims (readQuotas reads one more than its share). Each order's leads are taken from the front of its queue; the result is in queue order.
  */
 export function shareByWeight<T extends QueuedLead>(queues: readonly OrderQueue<T>[], limit: number, credits: ClaimCredits = new ClaimCredits()): T[] {
   const next = new Map(queues.map((q) => [q.orderId, 0]));
   const picked: T[] = [];
   while (picked.length < limit) {
-    const open = queues.filter((q) => next.get(q.orderId)! < q.leads.length);
-    if (open.length === 0) break;
-    const total = open.reduce((n, q) => n + Math.max(1, q.weight), 0);
+    const left = (q: OrderQueue<T>) => next.get(q.orderId)! < q.leads.length;
+    // An order whose read leads are used up but that may have more still gains its weight (it picks again in the next claim).
+    const entitled = queues.filter((q) => left(q) || q.full === true);
+    if (!entitled.some(left)) break;
+    const total = entitled.reduce((n, q) => n + Math.max(1, q.weight), 0);
     let best: OrderQueue<T> | undefined;
-    for (const q of open) {
+    for (const q of entitled) {
       credits.add(q.orderId, Math.max(1, q.weight));
+      if (!left(q)) continue;
       if (!best || credits.of(q.orderId) > credits.of(best.orderId) || (credits.of(q.orderId) === credits.of(best.orderId) && q.orderId < best.orderId))
         best = q;
     }

@@ -54,6 +54,22 @@ export class DialerClaimsRepository {
   }
 
   /**
+   * Of leads this transaction has locked (lockDueLeads), those a parallel claim holds live: one that committed after lockDueLeads
+   * took its snapshot, whose locks lockDueLeads then waited out of. A statement of its own sees it; with the leads locked, no
+   * other claim can take them any more.
+   */
+  async liveClaimedAmong(m: EntityManager, leads: readonly { orderId: number; leadId: number }[], now: Date): Promise<Set<number>> {
+    if (leads.length === 0) return new Set();
+    const rows = await m.query<{ leadId: number }[]>(
+      `SELECT c.lead_id AS "leadId" FROM dialer_claim c JOIN unnest($1::int[], $2::int[]) AS k(order_id, lead_id)
+         ON c.order_id = k.order_id AND c.lead_id = k.lead_id
+        WHERE c.lease_expires_at > $3`,
+      [leads.map((l) => l.orderId), leads.map((l) => l.leadId), now],
+    );
+    return new Set(rows.map((r) => r.leadId));
+  }
+
+  /**
    * Claims the leads for `dialerId` in one statement: a lead's row is written, or replaced when its lease has expired; a live claim
    * is never replaced (the guard against a second live claim, whatever the locks). Answers the claims written and how many of
    * them replaced an expired claim.
