@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { nextTurn } from '../../common/next-turn';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError, FieldError } from '../../common/domain-error';
-import { UsersService } from '../users/users.service';
-import { SipEndpointsService } from '../sip-endpoints/sip-endpoints.service';
 import { CallStatusesService } from '../call-statuses/call-statuses.service';
 import type { CallStatus } from '../call-statuses/domain/call-status';
 import { LeadCallAttemptsService, type LeadCallFacts } from '../leads/lead-call-attempts.service';
@@ -56,8 +54,6 @@ export class CallBatchService {
     private readonly single: CallsService,
     private readonly calls: CallsRepository,
     private readonly statuses: CallStatusesService,
-    private readonly users: UsersService,
-    private readonly sipEndpoints: SipEndpointsService,
     private readonly leads: LeadCallAttemptsService,
     private readonly dialer: DialerService,
   ) {}
@@ -93,7 +89,7 @@ export class CallBatchService {
       if (!status || input.optOut === true || status.isOptOut || repeated) oneByOne.push(index);
       else pending.push({ index, input, status, startedAt: input.startedAt ?? new Date(now.getTime() - input.totalDurationSeconds * 1000) });
     }
-    const references = await this.missingReferences(pending.map((p) => p.input));
+    const references = await this.single.missingAgentsAndEndpoints(pending.map((p) => p.input));
     const valid = pending.filter((p, i) => references[i].length === 0 || fail(p.index, references[i]));
     if (valid.length) {
       const stored = await this.ds.transaction((m) => this.recordTogether(m, valid, now, fail));
@@ -182,17 +178,5 @@ export class CallBatchService {
       if (!(err instanceof DomainError) || (err.kind !== 'validation' && err.kind !== 'conflict')) throw err;
       return { index, success: false, errors: err.fieldErrors.length ? err.fieldErrors : [{ field: 'claimToken', message: err.message }] };
     }
-  }
-
-  /** Per item, the agent and SIP endpoint it names that do not exist (one query each for the whole batch). */
-  private async missingReferences(inputs: RecordCallInput[]): Promise<FieldError[][]> {
-    const userIds = [...new Set(inputs.flatMap((i) => (i.userId != null ? [i.userId] : [])))];
-    const endpointIds = [...new Set(inputs.map((i) => i.sipEndpointId))];
-    const users = new Set(userIds.length ? await this.users.existingIds(userIds) : []);
-    const endpoints = new Set(await this.sipEndpoints.existingIds(endpointIds));
-    return inputs.map((i) => [
-      ...(i.userId != null && !users.has(i.userId) ? [{ field: 'userId', message: `user ${i.userId} does not exist` }] : []),
-      ...(endpoints.has(i.sipEndpointId) ? [] : [{ field: 'sipEndpointId', message: `sip endpoint ${i.sipEndpointId} does not exist` }]),
-    ]);
   }
 }

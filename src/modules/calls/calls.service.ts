@@ -226,15 +226,20 @@ export class CallsService {
    * What a refused call names that does not exist, each asked of the module that owns it: the agent, the SIP endpoint (one query
    * each) and the status. Read only when the call is refused: an accepted call's foreign keys have checked the agent and endpoint.
    */
-  async missingReferences(input: RecordCallInput): Promise<FieldError[]> {
-    const missing: FieldError[] = [];
-    if (input.userId != null && (await this.users.existingIds([input.userId])).length === 0) {
-      missing.push({ field: 'userId', message: `user ${input.userId} does not exist` });
-    }
-    if ((await this.sipEndpoints.existingIds([input.sipEndpointId])).length === 0) {
-      missing.push({ field: 'sipEndpointId', message: `sip endpoint ${input.sipEndpointId} does not exist` });
-    }
+  private async missingReferences(input: RecordCallInput): Promise<FieldError[]> {
+    const [missing] = await this.missingAgentsAndEndpoints([input]);
     if (!(await this.statuses.findCallStatus(input.statusId))) missing.push({ field: 'statusId', message: `call status ${input.statusId} does not exist` });
     return missing;
+  }
+
+  /** Per input, the agent and SIP endpoint it names that do not exist: one query each for all the inputs. */
+  async missingAgentsAndEndpoints(inputs: readonly RecordCallInput[]): Promise<FieldError[][]> {
+    const userIds = [...new Set(inputs.flatMap((i) => (i.userId != null ? [i.userId] : [])))];
+    const users = new Set(userIds.length ? await this.users.existingIds(userIds) : []);
+    const endpoints = new Set(await this.sipEndpoints.existingIds([...new Set(inputs.map((i) => i.sipEndpointId))]));
+    return inputs.map((i) => [
+      ...(i.userId != null && !users.has(i.userId) ? [{ field: 'userId', message: `user ${i.userId} does not exist` }] : []),
+      ...(endpoints.has(i.sipEndpointId) ? [] : [{ field: 'sipEndpointId', message: `sip endpoint ${i.sipEndpointId} does not exist` }]),
+    ]);
   }
 }

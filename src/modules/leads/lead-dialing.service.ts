@@ -13,8 +13,6 @@ import {
   type LeadSelector,
 } from './persistence/lead-dialing.repository';
 
-export type { DecisionColumns };
-
 /**
  * Where the dialing decision (dialing/domain/dialing-decision.ts) is made for stored leads, inside each writer's transaction: a
  * lead update or a recorded call asks `decideFor` and writes the result in its own UPDATE; a do-not-call add holds set-based
