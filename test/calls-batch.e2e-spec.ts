@@ -2,6 +2,7 @@ import request from 'supertest';
 import { createDialingOrder, createLeads } from './factories/dialer';
 import type { TestOrder } from './factories/leads';
 import { createSipEndpoint, createUser } from './factories/reference';
+import { callStatusKinds } from './factories/calls';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** POST /v2/call/create-batch/: the same outcome as recording each call alone, per-item failures, whole-request refusals. */
@@ -51,15 +52,7 @@ describe('calls recorded in a batch', () => {
     telephony = await t.keyWith('telephony');
     userId = await createUser(t, { accessGroup: 'call-center', name: 'Batch agent' });
     sipId = await createSipEndpoint(t);
-    const statuses: { id: number; category: string; is_callback: boolean }[] = await t.ds.query(
-      `SELECT id, category, is_callback FROM call_status ORDER BY id`,
-    );
-    status = {
-      answered: statuses.find((s) => s.category === 'answered' && !s.is_callback)!.id,
-      noAnswer: statuses.find((s) => s.category === 'not-answered' && !s.is_callback)!.id,
-      failed: statuses.find((s) => s.category === 'failed')!.id,
-      callback: statuses.find((s) => s.is_callback)!.id,
-    };
+    status = await callStatusKinds(t);
   });
   afterAll(async () => {
     await t.close();

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createCallAttemptGroup, createSipEndpoint, createUser } from './factories/reference';
+import { callStatusKinds } from './factories/calls';
 import { createTestApp, TestApp } from './support/test-app';
 
 describe('calls: ingestion from telephony, redial planning, reading', () => {
@@ -80,15 +81,7 @@ describe('calls: ingestion from telephony, redial planning, reading', () => {
       });
     if (order.status !== 200) throw new Error(JSON.stringify(order.body));
     orderId = order.body.data.id;
-    const statuses: { id: number; category: string; is_callback: boolean }[] = await t.ds.query(
-      `SELECT id, category, is_callback FROM call_status ORDER BY id`,
-    );
-    status = {
-      answered: statuses.find((s) => s.category === 'answered' && !s.is_callback)!.id,
-      noAnswer: statuses.find((s) => s.category === 'not-answered' && !s.is_callback)!.id,
-      failed: statuses.find((s) => s.category === 'failed')!.id,
-      callback: statuses.find((s) => s.is_callback)!.id,
-    };
+    status = await callStatusKinds(t);
     // This spec is about the attempt group's ladder: its no-answer status carries no redial rule of its own
     // (test/redial-by-outcome.e2e-spec.ts covers the rules).
     await request(t.http).post(`/v2/call-status/update/${status.noAnswer}/`).set('X-Api-Key', t.apiKey).send({ redial: {} }).expect(200);

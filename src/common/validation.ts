@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
-import { getMetadataStorage, ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validateSync, ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { DomainError, FieldError } from './domain-error';
 
@@ -168,3 +169,21 @@ export const MaxItemLength = (max: number, options?: ValidationOptions) =>
     },
     options,
   );
+
+/**
+ * One item of a batch body through exactly the checks the global validation pipe gives a single body
+ * of `route` (the same DTO and options: unknown fields dropped, no type coercion), as a result.
+ */
+export function checkBatchBody<T extends object>(
+  dtoClass: new () => T,
+  raw: unknown,
+  route: string,
+): { ok: true; dto: T } | { ok: false; errors: FieldError[] } {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { ok: false, errors: [{ field: '', message: `must be an object (a body of ${route})` }] };
+  }
+  const { transformOptions, exceptionFactory: _factory, transform: _transform, ...validatorOptions } = validationOptions;
+  const dto = plainToInstance(dtoClass, raw, transformOptions);
+  const errors = validateSync(dto, validatorOptions);
+  return errors.length ? { ok: false, errors: flattenValidationErrors(errors) } : { ok: true, dto };
+}

@@ -10,6 +10,17 @@ export async function callStatusId(t: TestApp, category: 'answered' | 'not-answe
   return rows[0].id;
 }
 
+/** The catalogue's first status of each kind: answered, no answer, failed (none of them a callback), and a callback. */
+export async function callStatusKinds(t: TestApp): Promise<Record<'answered' | 'noAnswer' | 'failed' | 'callback', number>> {
+  const statuses: { id: number; category: string; is_callback: boolean }[] = await t.ds.query(`SELECT id, category, is_callback FROM call_status ORDER BY id`);
+  return {
+    answered: statuses.find((s) => s.category === 'answered' && !s.is_callback)!.id,
+    noAnswer: statuses.find((s) => s.category === 'not-answered' && !s.is_callback)!.id,
+    failed: statuses.find((s) => s.category === 'failed')!.id,
+    callback: statuses.find((s) => s.is_callback)!.id,
+  };
+}
+
 export interface RecordedCall {
   leadId: number;
   orderId: number;

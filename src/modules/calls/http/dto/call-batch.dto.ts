@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { plainToInstance } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, validateSync } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
 import { FieldErrorView } from '../../../../common/openapi/envelope.decorators';
-import { flattenValidationErrors, validationOptions } from '../../../../common/validation';
+import { checkBatchBody } from '../../../../common/validation';
 import { type CallBatchItem, MAX_BATCH_CALLS } from '../../call-batch.service';
 import { RecordCallDto } from './call.dto';
 
@@ -23,17 +22,10 @@ export class RecordCallBatchDto {
   calls: unknown[];
 }
 
-const { transformOptions, exceptionFactory: _factory, transform: _transform, ...validatorOptions } = validationOptions;
-
-/** One item through exactly the checks the global validation pipe gives a single call body, as a result. */
+/** One item through exactly the checks a single call body gets (checkBatchBody), as a result. */
 export function checkCallBatchItem(raw: unknown): CallBatchItem {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ok: false, errors: [{ field: '', message: 'must be an object (a body of POST /v2/call/create/)' }] };
-  }
-  const dto = plainToInstance(RecordCallDto, raw, transformOptions);
-  const errors = validateSync(dto, validatorOptions);
-  if (errors.length) return { ok: false, errors: flattenValidationErrors(errors) };
-  return { ok: true, input: dto };
+  const checked = checkBatchBody(RecordCallDto, raw, 'POST /v2/call/create/');
+  return checked.ok ? { ok: true, input: checked.dto } : checked;
 }
 
 /** One entry of `results`: `id` when recorded (or recorded before), `errors` when not. */

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { plainToInstance } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, validateSync } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
 import { FieldErrorView } from '../../../../common/openapi/envelope.decorators';
-import { flattenValidationErrors, validationOptions } from '../../../../common/validation';
+import { checkBatchBody } from '../../../../common/validation';
 import { sourceCommentText } from '../../domain/lead';
 import { BatchItem, MAX_BATCH_LEADS } from '../../lead-bulk.service';
 import { CreateLeadV2Dto } from './lead.dto';
@@ -24,20 +23,10 @@ export class CreateLeadBatchV2Dto {
   leads: unknown[];
 }
 
-const { transformOptions, exceptionFactory: _factory, transform: _transform, ...validatorOptions } = validationOptions;
-
-/**
- * One batch item through exactly the checks the global validation pipe gives a single create
- * body (the same DTO and options: unknown fields dropped, no type coercion), as a result.
- */
+/** One batch item through exactly the checks a single create body gets (checkBatchBody), as a result. */
 export function checkBatchItem(raw: unknown): BatchItem {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ok: false, errors: [{ field: '', message: 'must be an object (a body of POST /v2/lead/create/)' }] };
-  }
-  const dto = plainToInstance(CreateLeadV2Dto, raw, transformOptions);
-  const errors = validateSync(dto, validatorOptions);
-  if (errors.length) return { ok: false, errors: flattenValidationErrors(errors) };
-  return { ok: true, input: { ...dto, sourceComment: sourceCommentText(dto.sourceComment) } };
+  const checked = checkBatchBody(CreateLeadV2Dto, raw, 'POST /v2/lead/create/');
+  return checked.ok ? { ok: true, input: { ...checked.dto, sourceComment: sourceCommentText(checked.dto.sourceComment) } } : checked;
 }
 
 /** One entry of `results`: `id` when created, `errors` when not. */
