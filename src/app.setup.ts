@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { DynamicModule, NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, RequestHandler, Response } from 'express';
+import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { EnvelopeExpressAdapter } from './common/envelope-express-adapter';
@@ -46,13 +46,12 @@ function configureApp(app: NestExpressApplication): void {
   // First of all: request id, timing and access log see every request, also those the body parser refuses.
   const observer = app.get(RequestObserverMiddleware);
   app.use((req: ObservedRequest, res: Response, next: NextFunction) => observer.use(req, res, next));
-  useJsonBodyParsers(app);
-  // A matching If-None-Match answers 304 also under Cache-Control: no-cache, which fetch always adds.
-  app.use(revalidateOnNoCache);
-  // Input refused here is answered after authentication (see input-checks.ts).
-  app.use(deferBodyErrors);
-  app.use(refuseNonJsonBody);
-  app.use(checkInputSafety);
+  app.use(jsonBody());
+  // One layer for the checks of every request. A matching If-None-Match answers 304 also under Cache-Control: no-cache, which fetch
+  // always adds; input refused here is answered after authentication (see input-checks.ts).
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    revalidateOnNoCache(req, res, () => refuseNonJsonBody(req, res, () => checkInputSafety(req, res, next))),
+  );
   app.set('query parser', parseQueryString);
   app.set('trust proxy', true);
   app.disable('x-powered-by');
@@ -74,12 +73,12 @@ function securityHeaders(): RequestHandler {
 }
 
 /**
- * JSON bodies up to the route's limit (body-limits.ts): one parser per distinct limit, each
- * taking only the requests whose route has its limit. A request without Content-Type is read
- * as JSON too (API.md: all requests are JSON); a body of another type is a 415 (refuseNonJsonBody).
+ * JSON bodies up to the route's limit (body-limits.ts), in one layer: the parser of the request's limit (one per distinct limit,
+ * made once). A request without Content-Type is read as JSON too (API.md: all requests are JSON); a body of another type is a 415
+ * (refuseNonJsonBody). A parser's refusal is kept on the request, answered after authentication (deferBodyErrors).
  */
-function useJsonBodyParsers(app: NestExpressApplication): void {
-  for (const limit of distinctBodyLimits()) {
-    app.useBodyParser('json', { limit, type: (req: BodyParserRequest) => readsAsJson(req.headers['content-type']) && bodyLimitOf(req) === limit });
-  }
+function jsonBody(): RequestHandler {
+  const type = (req: BodyParserRequest) => readsAsJson(req.headers['content-type']);
+  const parsers = new Map(distinctBodyLimits().map((limit) => [limit, json({ limit, type })]));
+  return (req, res, next) => parsers.get(bodyLimitOf(req))!(req, res, (err?: unknown) => (err ? deferBodyErrors(err, req, res, next) : next()));
 }
