@@ -124,6 +124,7 @@ describe('calls recorded in a batch', () => {
         call(lead, { claimToken: '00000000-0000-4000-8000-000000000000' }),
         'not a call',
         { ...good },
+        call(third, { sipEndpointId: 987_654, statusId: 987_654 }),
       ],
     }).expect(200);
     const results = res.body.data.results as { index: number; success: boolean; id?: number; errors?: { field: string; message: string }[] }[];
@@ -136,11 +137,12 @@ describe('calls recorded in a batch', () => {
       [5, false, ['claimToken']],
       [6, false, ['']],
       [7, true, undefined],
+      [8, false, ['sipEndpointId', 'statusId']],
     ]);
     expect(results[1].errors![0].message).toBe('lead 987654321 does not exist');
     // The same platform call given twice is one call: the second answers with the first's id.
     expect(results[7].id).toBe(results[0].id);
-    expect(res.body.data).toMatchObject({ recorded: 2, failed: 6 });
+    expect(res.body.data).toMatchObject({ recorded: 2, failed: 7 });
     expect(await callCount()).toBe(before + 1);
     // The refused token ended nothing: the claim is still live.
     expect((await t.ds.query(`SELECT claim_token FROM dialer_claim WHERE lead_id = $1`, [lead]))[0].claim_token).toBe(claimed.claimToken);

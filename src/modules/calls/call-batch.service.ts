@@ -6,7 +6,7 @@ import { CallStatusesService } from '../call-statuses/call-statuses.service';
 import type { CallStatus } from '../call-statuses/domain/call-status';
 import { LeadCallAttemptsService, type LeadCallFacts } from '../leads/lead-call-attempts.service';
 import { DialerService } from '../dialer/dialer.service';
-import { CallsService, inputProblems, newCallRow, type RecordCallInput } from './calls.service';
+import { CallsService, inputProblems, missingStatus, newCallRow, type RecordCallInput } from './calls.service';
 import { CallsRepository, platformKey } from './persistence/calls.repository';
 
 /** Most calls one batch records. */
@@ -66,9 +66,12 @@ export class CallBatchService {
       return false;
     };
     const pending: Pending[] = [];
+    const unknownStatus: { index: number; input: RecordCallInput }[] = [];
     const oneByOne: number[] = [];
     const seenLeads = new Set<number>();
     const seenCalls = new Set<string>();
+    // Each status of the batch looked up once, a known one or not (an unknown one reloads the catalogue).
+    const statuses = new Map<number, CallStatus | null>();
     for (const [index, item] of items.entries()) {
       if (index > 0 && index % ITEMS_PER_TURN === 0) await nextTurn();
       if (!item.ok) {
@@ -81,15 +84,22 @@ export class CallBatchService {
         fail(index, problems);
         continue;
       }
-      const status = await this.statuses.findCallStatus(input.statusId);
+      if (!statuses.has(input.statusId)) statuses.set(input.statusId, await this.statuses.findCallStatus(input.statusId));
+      const status = statuses.get(input.statusId)!;
+      if (!status) {
+        unknownStatus.push({ index, input });
+        continue;
+      }
       // An opt-out, a lead or a platform call id met before in the batch: recorded alone, after the batch, in item order.
       const repeated = seenLeads.has(input.leadId) || seenCalls.has(input.platformCallId);
       seenLeads.add(input.leadId);
       seenCalls.add(input.platformCallId);
-      if (!status || input.optOut === true || status.isOptOut || repeated) oneByOne.push(index);
+      if (input.optOut === true || status.isOptOut || repeated) oneByOne.push(index);
       else pending.push({ index, input, status, startedAt: input.startedAt ?? new Date(now.getTime() - input.totalDurationSeconds * 1000) });
     }
-    const references = await this.single.missingAgentsAndEndpoints(pending.map((p) => p.input));
+    // The single route's refusal of an unknown status names every missing reference: here read for the whole batch at once.
+    const references = await this.single.missingAgentsAndEndpoints([...pending, ...unknownStatus].map((p) => p.input));
+    unknownStatus.forEach((u, i) => fail(u.index, [...references[pending.length + i], missingStatus(u.input.statusId)]));
     const valid = pending.filter((p, i) => references[i].length === 0 || fail(p.index, references[i]));
     if (valid.length) {
       const stored = await this.ds.transaction((m) => this.recordTogether(m, valid, now, fail));

@@ -62,6 +62,9 @@ export function inputProblems(input: RecordCallInput, now: Date): FieldError[] {
   return [...durationProblems(input), ...callTimeProblems(input.startedAt, input.totalDurationSeconds, now)];
 }
 
+/** How a refused call names a status the catalogue does not have. */
+export const missingStatus = (statusId: number): FieldError => ({ field: 'statusId', message: `call status ${statusId} does not exist` });
+
 /** The call row an input stores against its lead. */
 export function newCallRow(
   input: RecordCallInput,
@@ -228,7 +231,7 @@ export class CallsService {
    */
   private async missingReferences(input: RecordCallInput): Promise<FieldError[]> {
     const [missing] = await this.missingAgentsAndEndpoints([input]);
-    if (!(await this.statuses.findCallStatus(input.statusId))) missing.push({ field: 'statusId', message: `call status ${input.statusId} does not exist` });
+    if (!(await this.statuses.findCallStatus(input.statusId))) missing.push(missingStatus(input.statusId));
     return missing;
   }
 
