@@ -86,6 +86,10 @@ export const IntQuery = () => Transform(({ value }) => toInt(value));
 export const IntArrayQuery = () => Transform(({ value }) => toIntArray(value));
 export const BoolQuery = () => Transform(({ value }) => toBool(value));
 
+/** An optional positive int32 id of the query (`?orderId=12`); `doc` adds to its OpenAPI description. */
+export const OptionalIdQuery = (doc: { description?: string; example?: number } = {}) =>
+  applyDecorators(ApiPropertyOptional({ type: 'integer', minimum: 1, ...doc }), IntQuery(), IsOptional(), IsInt(), Min(1), Max(INT32_MAX));
+
 /** int32 ids from `min` up, element-wise; at most MAX_IDS_PER_FILTER of them (after splitting `ids=1,2`). */
 const IdsFrom = (min: number) =>
   applyDecorators(

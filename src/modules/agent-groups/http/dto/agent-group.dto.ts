@@ -2,10 +2,10 @@ import { whenLeftOut } from '../../../../common/dto-fields';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { Optional } from '../../../../common/presence';
-import { IntQuery, PageQuery } from '../../../../common/query';
+import { OptionalIdQuery, PageQuery } from '../../../../common/query';
 import { MAX_AGENTS_PER_GROUP, MAX_NAME_LENGTH } from '../../domain/agent-group';
 
 const NOT_BLANK = /\S/;
@@ -84,11 +84,6 @@ export class UpdateAgentGroupDto {
 }
 
 export class AgentGroupListQuery extends PageQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'only groups containing this agent (user id)' })
-  @IntQuery()
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(INT32_MAX)
+  @OptionalIdQuery({ description: 'only groups containing this agent (user id)' })
   agentId?: number;
 }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { Optional } from '../../../../common/presence';
-import { IntQuery, PageQuery } from '../../../../common/query';
+import { OptionalIdQuery, PageQuery } from '../../../../common/query';
 import { CLAIM_LIMITS as L } from '../../domain/claim';
 
 const DIALER_ID = {
@@ -87,12 +87,7 @@ export class ReleaseDto extends ClaimTokensDto {
 }
 
 export class ClaimListQuery extends PageQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
-  @IntQuery()
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(INT32_MAX)
+  @OptionalIdQuery()
   orderId?: number;
 
   @ApiPropertyOptional(DIALER_ID)

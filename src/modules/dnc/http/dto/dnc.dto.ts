@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { OptionalText } from '../../../../common/dto-fields';
 import { INT32_MAX } from '../../../../common/id.pipe';
-import { IntQuery, PageQuery } from '../../../../common/query';
+import { OptionalIdQuery, PageQuery } from '../../../../common/query';
 import { DNC_SCOPES, type DncScope, MAX_DNC_PHONES, MAX_DNC_REASON_LENGTH } from '../../domain/dnc-entry';
 
 const ORDER_ID = 'The order whose list it is (every lead of the order)';
@@ -65,20 +65,10 @@ export class DncListQuery extends PageQuery {
   @IsString()
   phone?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
-  @IntQuery()
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(INT32_MAX)
+  @OptionalIdQuery()
   orderId?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
-  @IntQuery()
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(INT32_MAX)
+  @OptionalIdQuery()
   clientId?: number;
 
   @ApiPropertyOptional({ enum: DNC_SCOPES })

@@ -4,7 +4,7 @@ import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLengt
 import { INT32_MAX } from '../../../../common/id.pipe';
 import { OptionalFlag, OptionalText, whenLeftOut } from '../../../../common/dto-fields';
 import { Optional } from '../../../../common/presence';
-import { IntQuery, PageQuery } from '../../../../common/query';
+import { OptionalIdQuery, PageQuery } from '../../../../common/query';
 import { EVENT_TYPES } from '../../../events/domain/event';
 import { DELIVERY_STATUSES, DeliveryStatus, MAX_DESCRIPTION_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOK_ORDER_IDS, TEST_EVENT_TYPE } from '../../domain/webhook';
 
@@ -68,12 +68,7 @@ export class UpdateWebhookDto extends WebhookDescriptionDto {
 }
 
 export class DeliveryListQuery extends PageQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, example: 1 })
-  @IntQuery()
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(INT32_MAX)
+  @OptionalIdQuery({ example: 1 })
   webhookId?: number;
 
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
