@@ -60,6 +60,10 @@ describe('calls recorded in a batch', () => {
 
   it('leaves leads, calls, claims and events exactly as the same calls recorded one by one', async () => {
     const [alone, together] = [await createDialingOrder(t), await createDialingOrder(t)];
+    // No answer redials after 5 minutes, twice at most: the first lead's two calls reach the cap.
+    for (const o of [alone, together]) {
+      await post(`/v2/order/update/${o.id}/`, { redialRules: [{ statusId: status.noAnswer, afterMinutes: 5, maxAttempts: 2 }] }, t.apiKey).expect(200);
+    }
     const [aloneIds, togetherIds] = [await createLeads(t, alone, 7), await createLeads(t, together, 7)];
     const [aloneClaims, togetherClaims] = [await claim(alone, 3), await claim(together, 3)];
     // Per lead index: what its calls are (the first lead gets two, the fifth opts out, the first three end their claim by token).
@@ -93,8 +97,9 @@ describe('calls recorded in a batch', () => {
       expect({ attempts: row.attempts, stop: row.stop, hold: row.hold }).toEqual({ attempts: other.attempts, stop: other.stop, hold: other.hold });
       expect([near(row.dialAfter, other.dialAfter), near(row.at, other.at), near(row.cap, other.cap)]).toEqual([true, true, true]);
     });
-    // The seventh lead had no call: untouched in both.
+    // The seventh lead had no call: untouched in both; the first stopped at its outcome cap.
     expect(b[6].attempts).toBe(0);
+    expect(b[0]).toMatchObject({ attempts: 2, stop: 'outcome_attempts_exhausted', at: null });
     const claimsLeft = async (order: TestOrder) => (await t.ds.query(`SELECT lead_id FROM dialer_claim WHERE order_id = $1`, [order.id])).length;
     expect([await claimsLeft(alone), await claimsLeft(together)]).toEqual([0, 0]);
     const calls = (order: TestOrder) =>

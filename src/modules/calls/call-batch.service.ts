@@ -146,23 +146,19 @@ export class CallBatchService {
       m,
       created.map((c) => ({ orderId: c.lead.orderId, leadId: c.input.leadId })),
     );
-    const attempts = [];
-    for (const [i, c] of created.entries()) {
-      if (i > 0 && i % ITEMS_PER_TURN === 0) await nextTurn();
-      const call = {
+    const calls = created.map((c) => ({
+      call: {
         id: c.id,
         leadId: c.input.leadId,
         startedAt: c.startedAt,
         callbackRequested: c.callbackRequested,
         status: c.status,
         totalDurationSeconds: c.input.totalDurationSeconds,
-      };
-      attempts.push({
-        leadId: c.input.leadId,
-        next: await this.single.nextAttempt(m, call, c.lead, now),
-        before: { facts: c.lead, callStartedAt: c.startedAt, now },
-      });
-    }
+      },
+      lead: c.lead,
+    }));
+    const next = await this.single.nextAttempts(m, calls, now);
+    const attempts = created.map((c, i) => ({ leadId: c.input.leadId, next: next[i], before: { facts: c.lead, callStartedAt: c.startedAt, now } }));
     await this.leads.recordCallAttempts(m, attempts);
     return ids;
   }

@@ -23,6 +23,10 @@ import { DncService } from '../dnc/dnc.service';
 import { redialRuleFor } from '../dialing/domain/redial-rule';
 import type { CallStatus } from '../call-statuses/domain/call-status';
 import { ReadDatabase } from '../../database/read-database';
+import { nextTurn } from '../../common/next-turn';
+
+/** Redials planned per turn of the event loop for calls recorded in a batch. */
+const PLANS_PER_TURN = 100;
 
 export interface RecordCallInput {
   platformCallId: string;
@@ -190,39 +194,53 @@ export class CallsService {
   }
 
   /**
-   * After a new call, in the call's transaction: the attempt counted and the redial (nextAttempt); the leads module then makes the
+   * After a new call, in the call's transaction: the attempt counted and the redial (nextAttempts); the leads module then makes the
    * dialing decision (window, consent, lists, the daily cap of the lead's day).
    */
   private async planAfterRecordedCall(m: EntityManager, call: NewCallFacts, lead: LeadCallFacts, read: { now: Date; factsStillHold: boolean }): Promise<void> {
-    const next = await this.nextAttempt(m, call, lead, read.now);
+    const [next] = await this.nextAttempts(m, [{ call, lead }], read.now);
     await this.leads.recordCallAttempt(m, call.leadId, next, read.factsStillHold ? { facts: lead, callStartedAt: call.startedAt, now: read.now } : undefined);
   }
 
   /**
-   * The lead's attempt count and the redial the attempt group's ladder and the status's redial rule want after a new call (the
+   * Of each new call, its lead's attempt count and the redial the attempt group's ladder and the status's redial rule want (the
    * order's rule for that status over the status's own). A record that arrives after a later call of the lead counts, but does not
-   * move the later call's redial, unless it stops the dialling.
+   * move the later call's redial, unless it stops the dialling. The calls whose rule caps its outcome's calls are counted in one
+   * statement; one call per lead.
    */
-  async nextAttempt(m: EntityManager, call: NewCallFacts, lead: LeadCallFacts, now: Date): Promise<CallAttemptWrite> {
-    // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
-    const order = await this.orders.getOrderSettings(lead.orderId, m);
-    if (!order) throw new Error(`order ${lead.orderId} of lead ${call.leadId} not found`);
-    const group = await this.attemptGroups.groupOrDefault(order.callAttemptGroupId, m);
-    const rule = redialRuleFor(call.status.id, order.redialRules, call.status.redial);
-    const next = planAfterCall({
-      finishedAt: new Date(call.startedAt.getTime() + call.totalDurationSeconds * 1000),
-      previousAttempts: lead.attemptCount,
-      outcome: call.status.category,
-      callbackRequested: call.callbackRequested,
-      group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLastInterval, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
-      rule,
-      // Counted only when the rule caps its outcome's calls: one indexed count of the lead's calls, this one included.
-      outcomeCalls: rule?.maxAttempts != null ? await this.calls.countEndingIn(m, lead.orderId, call.leadId, call.status.id) : undefined,
-    });
-    const late =
-      next.dialAfter !== null &&
-      (laterCallAmong(lead.callStarts, call.startedAt, now) ?? (await this.calls.hasLaterCall(m, call.leadId, call.id, call.startedAt)));
-    return { attemptCount: next.attemptCount, ...(late ? {} : { dialAfter: next.dialAfter, stop: next.stop }) };
+  async nextAttempts(m: EntityManager, calls: readonly { call: NewCallFacts; lead: LeadCallFacts }[], now: Date): Promise<CallAttemptWrite[]> {
+    const planned = [];
+    for (const { call, lead } of calls) {
+      // On the transaction's connection: a second one from the pool while this holds the lead lock can wait for ever.
+      const order = await this.orders.getOrderSettings(lead.orderId, m);
+      if (!order) throw new Error(`order ${lead.orderId} of lead ${call.leadId} not found`);
+      const group = await this.attemptGroups.groupOrDefault(order.callAttemptGroupId, m);
+      planned.push({ call, lead, group, rule: redialRuleFor(call.status.id, order.redialRules, call.status.redial) });
+    }
+    const capped = planned.filter((p) => p.rule?.maxAttempts != null);
+    const counts = await this.calls.countEndingIn(
+      m,
+      capped.map((p) => ({ orderId: p.lead.orderId, leadId: p.call.leadId, statusId: p.call.status.id })),
+    );
+    const out: CallAttemptWrite[] = [];
+    for (const [i, { call, lead, group, rule }] of planned.entries()) {
+      if (i > 0 && i % PLANS_PER_TURN === 0) await nextTurn();
+      const next = planAfterCall({
+        finishedAt: new Date(call.startedAt.getTime() + call.totalDurationSeconds * 1000),
+        previousAttempts: lead.attemptCount,
+        outcome: call.status.category,
+        callbackRequested: call.callbackRequested,
+        group: group ? { intervalsMinutes: group.intervals, repeatLast: group.repeatLastInterval, resetAttemptsEnabled: group.resetAttemptsEnabled } : null,
+        rule,
+        // Counted only when the rule caps its outcome's calls: the lead's calls ending in that status, this one included.
+        outcomeCalls: rule?.maxAttempts != null ? (counts.get(call.leadId) ?? 0) : undefined,
+      });
+      const late =
+        next.dialAfter !== null &&
+        (laterCallAmong(lead.callStarts, call.startedAt, now) ?? (await this.calls.hasLaterCall(m, call.leadId, call.id, call.startedAt)));
+      out.push({ attemptCount: next.attemptCount, ...(late ? {} : { dialAfter: next.dialAfter, stop: next.stop }) });
+    }
+    return out;
   }
 
   /**

@@ -129,14 +129,16 @@ export class CallsRepository {
     return rows[0].later;
   }
 
-  /** The lead's calls that ended in `statusId` (an outcome rule's maxAttempts counts them); its order named, so one shard answers. */
-  async countEndingIn(m: EntityManager, orderId: number, leadId: number, statusId: number): Promise<number> {
-    const rows: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM call WHERE order_id = $1 AND lead_id = $2 AND status_id = $3`, [
-      orderId,
-      leadId,
-      statusId,
-    ]);
-    return rows[0].n;
+  /** Of each lead, its calls that ended in the status given (an outcome rule's maxAttempts counts them), by lead; each order named. */
+  async countEndingIn(m: EntityManager, calls: readonly { orderId: number; leadId: number; statusId: number }[]): Promise<Map<number, number>> {
+    if (calls.length === 0) return new Map();
+    const rows: { leadId: number; n: number }[] = await m.query(
+      `SELECT k.lead_id AS "leadId",
+              (SELECT count(*)::int FROM call c WHERE c.order_id = k.order_id AND c.lead_id = k.lead_id AND c.status_id = k.status_id) AS n
+         FROM unnest($1::int[], $2::int[], $3::int[]) AS k(order_id, lead_id, status_id)`,
+      [calls.map((c) => c.orderId), calls.map((c) => c.leadId), calls.map((c) => c.statusId)],
+    );
+    return new Map(rows.map((r) => [r.leadId, r.n]));
   }
 
   /** The number a delivered call reached (clientPhone as stored), by its lead's order and platform call id; null before its first delivery. */
