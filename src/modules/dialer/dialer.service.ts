@@ -4,7 +4,7 @@ import { DomainError } from '../../common/domain-error';
 import type { Page } from '../../common/envelope';
 import { LeadCallableService } from '../leads/lead-callable.service';
 import { LeadDialingService } from '../leads/lead-dialing.service';
-import type { ClaimedLead, ClaimRequest, Confirmation, DialerClaim, DueLead } from './domain/claim';
+import { callEndsClaim, type ClaimedLead, type ClaimRequest, type Confirmation, type DialerClaim, type DueLead } from './domain/claim';
 import { ClaimCredits, type OrderQueue, queueOrder, readAgain, readQuotas, shareByWeight } from './domain/claim-share';
 import { DIALER_ERRORS } from './domain/dialer.errors';
 import { DialerMetrics } from './dialer-metrics';
@@ -145,11 +145,7 @@ export class DialerService {
     now = new Date(),
   ): Promise<boolean[]> {
     const claims = await this.repo.lockClaimsOfLeads(m, calls, now);
-    return calls.map((c) => {
-      if (c.claimToken == null) return true;
-      const claim = claims.get(c.leadId);
-      return claim !== undefined && claim.live && claim.token === c.claimToken;
-    });
+    return calls.map((c) => callEndsClaim(c.claimToken, claims.get(c.leadId)));
   }
 
   /** The recorded calls end their leads' claims (calls recorded in a batch, tokens checked by checkCallTokens). */

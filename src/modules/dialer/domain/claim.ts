@@ -55,3 +55,11 @@ export const CLAIM_LIMITS = {
   maxOrderIds: 500,
   maxRetryAfterSeconds: 7 * 24 * 3600,
 } as const;
+
+/**
+ * Whether a recorded call may end its lead's claim: without a token it ends any claim of the lead; with one, only when the token is
+ * the lead's live claim (else the call is refused: 409). `claim`: the lead's claim row, if it has one.
+ */
+export function callEndsClaim(token: string | null | undefined, claim: { live: boolean; token: string } | undefined): boolean {
+  return token == null || (claim !== undefined && claim.live && claim.token === token);
+}

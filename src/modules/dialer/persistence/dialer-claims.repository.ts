@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Page } from '../../../common/envelope';
 import { findPage } from '../../../database/page';
-import type { DialerClaim, DueLead } from '../domain/claim';
+import { callEndsClaim, type DialerClaim, type DueLead } from '../domain/claim';
 
 const CLAIM_COLUMNS = `claim_token AS "claimToken", dialer_id AS "dialerId", order_id AS "orderId", lead_id AS "leadId",
   claimed_at AS "claimedAt", lease_expires_at AS "leaseExpiresAt"`;
@@ -118,7 +118,7 @@ export class DialerClaimsRepository {
        SELECT lease_expires_at > $3 AS live, claim_token AS token FROM d`,
       [orderId, leadId, now],
     );
-    return token === undefined || rows.some((r) => r.live && r.token === token);
+    return callEndsClaim(token, rows[0]);
   }
 
   /** Ends the claims of these leads (calls recorded in a batch), in one statement. */
