@@ -11,6 +11,7 @@ import { errorKind, fetchOutcomes, settledResults } from './domain/job-outcomes'
 import { consumerReport, QueueConsumerReport, QueueDefinition } from './domain/queue-definition';
 import { QueueRepository } from './persistence/queue.repository';
 import { mergedStatement } from './persistence/row-with-job';
+import { JobQueueDatabase } from './job-queue-database';
 
 const HEARTBEAT_MS = 10_000;
 const HEARTBEAT_STALE_S = 35;
@@ -29,6 +30,7 @@ function inTransaction(m: EntityManager | undefined) {
 export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('JobQueue');
   private readonly boss: PgBoss;
+  private readonly db: JobQueueDatabase;
   private readonly queues = new Map<string, QueueDefinition<unknown>>();
   private readonly instanceId = randomUUID();
   private heartbeat?: NodeJS.Timeout;
@@ -41,19 +43,19 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
     private readonly ds: DataSource,
     private readonly repo: QueueRepository,
   ) {
+    // pg-boss reports each failed poll of each worker (two a second per worker while the database is
+    // down): an outage is logged once when it starts and once when its probe answers again.
+    const report = (err: unknown) => reportDatabaseError('pg-boss', err, this.logger, () => this.probe());
+    this.db = new JobQueueDatabase({ connectionString: databaseUrl, max: 4, application_name: 'callcenter-jobs' }, report);
     this.boss = new PgBoss({
-      connectionString: databaseUrl,
+      db: this.db,
       schema: 'pgboss',
-      max: 4,
-      application_name: 'callcenter-jobs',
       // The supervisor fails (hence retries) jobs past their expiry or heartbeat; its default minute
       // would leave a job whose worker died waiting that long after the database is back.
       superviseIntervalSeconds: config.jobSuperviseIntervalSeconds,
       monitorIntervalSeconds: config.jobSuperviseIntervalSeconds,
     });
-    // pg-boss reports each failed poll of each worker (two a second per worker while the database is
-    // down): an outage is logged once when it starts and once when its probe answers again.
-    this.boss.on('error', (err: unknown) => reportDatabaseError('pg-boss', err, this.logger, () => this.probe()));
+    this.boss.on('error', report);
   }
 
   register<T>(def: QueueDefinition<T>): void {
@@ -119,11 +121,15 @@ export class JobQueueService implements OnModuleInit, OnApplicationBootstrap, On
 
   async onModuleDestroy(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.closed) return;
     this.closed = true;
-    if (!this.started) return;
-    this.started = false;
-    await this.boss.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => this.logger.warn(`stop: ${e.message}`));
-    await this.repo.forgetInstance(this.instanceId).catch(() => undefined);
+    if (this.started) {
+      this.started = false;
+      await this.boss.stop({ graceful: true, timeout: 10_000 }).catch((e: Error) => this.logger.warn(`stop: ${e.message}`));
+      await this.repo.forgetInstance(this.instanceId).catch(() => undefined);
+    }
+    // pg-boss stopped: the pool it used is the service's to close.
+    await this.db.close();
   }
 
   /**
