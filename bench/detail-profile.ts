@@ -3,6 +3,7 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { Pool } from 'pg';
 import { startAppBuilds } from './support/app-builds';
+import { benchLeads } from './support/bench-leads';
 import { startChild } from './support/child';
 import { startBenchCluster } from './support/cluster';
 import { getRandomIds, idRange } from './support/load';
@@ -12,12 +13,25 @@ import { LoadTarget, measuredLoad } from './support/measured-load';
 /**
  * Where a detail read's server CPU goes, function by function (`node dist/bench/detail-profile.js` after a build): CPU per request of
  * `GET /v2/lead/detail/{id}/` and of the bare SELECT by id (best of BENCH_ROUNDS, 16 connections), then the heaviest functions of each
- * profile. BENCH_BASELINE_DIST=<other dist/>[,...] runs those builds too, interleaved on the same database.
+ * profile. BENCH_BASELINE_DIST=<other dist/>[,...] runs those builds too, interleaved. BENCH_PROFILE_PATH=create loads
+ * `POST /v2/lead/create/` instead (the bodies of build-ab's create) and leaves the bare server out.
  */
 
 const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 16;
+const CREATE = process.env.BENCH_PROFILE_PATH === 'create';
+const PATH = CREATE ? 'create' : 'detail';
+
+/** The load of the profiled path on one build: detail reads of its leads, or creates in its first order. */
+async function pathLoad(pool: Pool, ready: Ready): Promise<autocannon.Options> {
+  const headers = { 'content-type': 'application/json', 'x-api-key': ready.apiKey! };
+  if (!CREATE) return getRandomIds(ready.url, '/v2/lead/detail/', await idRange(pool, 'lead'), headers);
+  const [order] = (await pool.query(`SELECT id, code FROM call_order ORDER BY id LIMIT 1`)).rows as { id: number; code: string }[];
+  const bodies = benchLeads(order);
+  const setupRequest = (req: autocannon.Request) => ({ ...req, headers, body: JSON.stringify(bodies.lead()) });
+  return { url: `${ready.url}/v2/lead/create/`, requests: [{ method: 'POST', setupRequest }] };
+}
 
 interface Ready {
   url: string;
@@ -74,21 +88,12 @@ async function main(): Promise<void> {
   const bare = await startChild<Ready>('bare-server.js', { BENCH_BARE_DATABASE_URL: db.url });
   try {
     await pool.query(`INSERT INTO bare_item (name, phone) SELECT 'Bench', '+7916' || g FROM generate_series(1, 20000) g`);
-    const leads = await idRange(pool, 'lead');
     const items = await idRange(pool, 'bare_item');
-    const loads: [string, autocannon.Options, LoadTarget, typeof app][] = [
-      ['bare', getRandomIds(bare.ready.url, '/item/', items), { pid: bare.pid, cluster, databaseUrl: db.url }, bare],
-      [
-        'detail',
-        getRandomIds(app.ready.url, '/v2/lead/detail/', leads, { 'x-api-key': app.ready.apiKey! }),
-        { pid: app.pid, cluster, databaseUrl: db.url },
-        app,
-      ],
-    ];
-    for (const { label, child, db: its } of baselines) {
+    const loads: [string, autocannon.Options, LoadTarget, typeof app][] = [];
+    if (!CREATE) loads.push(['bare', getRandomIds(bare.ready.url, '/item/', items), { pid: bare.pid, cluster, databaseUrl: db.url }, bare]);
+    for (const { label, child, db: its } of [{ label: '', child: app, db }, ...baselines]) {
       const t: LoadTarget = { pid: child.pid, cluster, databaseUrl: its.url };
-      const ids = await withPool(its.url, (p) => idRange(p, 'lead'));
-      loads.push([`${label} detail`, getRandomIds(child.ready.url, '/v2/lead/detail/', ids, { 'x-api-key': child.ready.apiKey! }), t, child]);
+      loads.push([`${label ? `${label} ` : ''}${PATH}`, await withPool(its.url, (p) => pathLoad(p, child.ready)), t, child]);
     }
     for (const [name, o, t] of loads) await measuredLoad(name, { ...o, duration: 3, connections: CONNECTIONS }, t);
     const best = new Map<string, { cpu: number; pg: number; rps: number }>();
