@@ -41,6 +41,7 @@ import { LeadCreateRowVariable1795740000000 } from './1795740000000-lead-create-
 import { DialerClaims1795790000000 } from './1795790000000-dialer-claims';
 import { RowTriggers1795800000000 } from './1795800000000-row-triggers';
 import { EventSequencerOnCitus1795800100000 } from './1795800100000-event-sequencer-on-citus';
+import { KeysWithOrder1795800200000 } from './1795800200000-keys-with-order';
 import { LeadEventComparedColumns1795780000000 } from './1795780000000-lead-event-compared-columns';
 import { RedialByOutcome1795780100000 } from './1795780100000-redial-by-outcome';
 
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   DialerClaims1795790000000,
   RowTriggers1795800000000,
   EventSequencerOnCitus1795800100000,
+  KeysWithOrder1795800200000,
 ];

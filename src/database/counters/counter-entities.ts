@@ -55,11 +55,18 @@ const countColumns = (n: 'integer' | 'bigint'): [string, PropertyDecorator][] =>
   ['max_id', Column({ type: 'integer', nullable: true })],
 ];
 
-/** `<name>_delta`: an identity key, the dimensions and hour of a change, its signed count and id bounds. */
+/**
+ * `<name>_delta`: an identity key, the dimensions and hour of a change, its signed count and id bounds. The key is (id, order_id)
+ * where order_id is a dimension: a table distributed by it must include it (docs/scaling.md).
+ */
 function deltaEntity(table: string, dimensions: readonly string[]): CounterEntity {
+  const pkey = `${table}_pkey`;
   return build(table, [
-    ['id', PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS', primaryKeyConstraintName: `${table}_pkey` })],
-    ...dimensions.map((d): [string, PropertyDecorator] => [d, Column({ type: 'integer' })]),
+    ['id', PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS', primaryKeyConstraintName: pkey })],
+    ...dimensions.map((d): [string, PropertyDecorator] => [
+      d,
+      d === 'order_id' ? PrimaryColumn({ type: 'integer', primaryKeyConstraintName: pkey }) : Column({ type: 'integer' }),
+    ]),
     ['hour', Column({ type: 'timestamptz' })],
     ...countColumns('integer'),
   ]);

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { LeadEntity } from '../../leads/persistence/lead.entity';
 import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
 import { SipEndpointEntity } from '../../sip-endpoints/persistence/sip-endpoint.entity';
@@ -30,7 +30,8 @@ export class CallEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'call_pkey' })
   id: number;
 
-  @Column({ type: 'integer' })
+  /** In the primary key (id, order_id), as a table distributed by it must (docs/scaling.md). */
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'call_pkey' })
   @ForeignKey(() => CallOrderEntity, { name: 'call_order_id_fkey' })
   orderId: number;
 

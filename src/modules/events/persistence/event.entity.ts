@@ -9,7 +9,8 @@ import { Check, Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } f
 // Writers touch only the primary key and this partial index; the sequencer reads it.
 @Index('event_unsequenced_idx', ['seq'], { where: 'position IS NULL' })
 // The feed: by position, by (type, position), by (order_id, position).
-@Index('event_position_idx', ['position'], { unique: true, where: 'position IS NOT NULL' })
+// Unique with order_id, as a distributed table requires; the one sequencer gives each position once.
+@Index('event_position_idx', ['position', 'orderId'], { unique: true, where: 'position IS NOT NULL' })
 @Index('event_type_position_idx', ['type', 'position'], { where: 'position IS NOT NULL' })
 @Index('event_order_position_idx', ['orderId', 'position'], { where: 'position IS NOT NULL' })
 // A client key's events of its client's own do-not-call list (they carry no order).
@@ -29,8 +30,9 @@ export class EventEntity {
   @Column({ type: 'varchar', length: 32 })
   type: string;
 
-  @Column({ type: 'integer', nullable: true })
-  orderId: number | null;
+  /** The event's order; 0 for an event that has none (a webhook test, a client's or the global do-not-call list): a distributed table's key. */
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'event_pkey' })
+  orderId: number;
 
   /** The client of an event that has no order but belongs to a client (a change of the client's do-not-call list); else null. */
   @Column({ type: 'integer', nullable: true })

@@ -3,6 +3,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { SqlParams } from '../../../database/sql-params';
 import { DNC_EVENT_TYPES, type EventType, type FeedFilter, type StoredEvent, WEBHOOK_TEST_EVENT } from '../domain/event';
 
+/** `event.order_id` of an event that has no order. */
+const NO_ORDER = 0;
+
 export interface StoredPage {
   /** The highest position retention has deleted (0: none). */
   prunedThrough: number;
@@ -18,9 +21,17 @@ export interface StoredPage {
 export class EventsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** In the caller's transaction: the event commits or rolls back with the change it describes. */
+  /**
+   * In the caller's transaction: the event commits or rolls back with the change it describes. An event without an order is
+   * stored with order_id 0 (the key a distributed `event` needs) and read back as null.
+   */
   async append(m: EntityManager, e: { type: EventType; orderId: number | null; clientId: number | null; payload: object }): Promise<void> {
-    await m.query(`INSERT INTO event (type, order_id, client_id, payload) VALUES ($1, $2, $3, $4)`, [e.type, e.orderId, e.clientId, JSON.stringify(e.payload)]);
+    await m.query(`INSERT INTO event (type, order_id, client_id, payload) VALUES ($1, $2, $3, $4)`, [
+      e.type,
+      e.orderId ?? NO_ORDER,
+      e.clientId,
+      JSON.stringify(e.payload),
+    ]);
   }
 
   /** Numbers up to `batch` events whose transactions have all ended (function event_sequence); returns how many. */
@@ -36,7 +47,7 @@ export class EventsRepository {
   async page(after: number, limit: number, filter: FeedFilter): Promise<StoredPage> {
     const p = new SqlParams();
     const rows: (Omit<StoredEvent, 'position'> & { position: string | null; prunedThrough: string })[] = await this.ds.query(
-      `SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId", e.client_id AS "clientId", e.payload,
+      `SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, nullif(e.order_id, ${NO_ORDER}) AS "orderId", e.client_id AS "clientId", e.payload,
               e.created_at AS "createdAt"
          FROM event_retention r
          LEFT JOIN LATERAL (${pageQuery(p, after, limit, filter)}) e ON true

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { CallOrderEntity } from '../../orders/persistence/call-order.entity';
 import type { Consent } from '../domain/consent';
 import type { HoldReason } from '../../dialing/domain/dialing-decision';
@@ -19,8 +19,8 @@ import { LeadStatusEntity } from './lead-status.entity';
 @Check('lead_phone_check', `phone ~ '^\\+[1-9][0-9]{6,14}$'`)
 @Check('lead_social_a_id_check', 'social_a_id > 0')
 @Check('lead_utc_offset_check', 'utc_offset BETWEEN -12 AND 14')
-// (order_id, id) is unique so calls and the previous/next links can reference a lead of the same order.
-@Unique('lead_order_id_key', ['orderId', 'id'])
+// The primary key (id, order_id) lets calls and the previous/next links reference a lead of the same order; it includes
+// order_id as a table distributed by it must (docs/scaling.md), and id leads it for lookups by id alone.
 @ForeignKey(() => LeadEntity, ['orderId', 'previousLeadId'], ['orderId', 'id'], { name: 'lead_previous_fk' })
 @ForeignKey(() => LeadEntity, ['orderId', 'nextLeadId'], ['orderId', 'id'], { name: 'lead_next_fk' })
 @Index('lead_created_id_idx', ['createdAt', 'id'])
@@ -43,7 +43,7 @@ export class LeadEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'lead_pkey' })
   id: number;
 
-  @Column({ type: 'integer' })
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'lead_pkey' })
   @ForeignKey(() => CallOrderEntity, { name: 'lead_order_id_fkey' })
   orderId: number;
 
