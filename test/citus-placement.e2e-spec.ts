@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DataSource, QueryRunner } from 'typeorm';
-import { distribute, isCitusCluster, makeReference, placementOf } from '../src/database/citus';
+import { applyMigrations } from '../src/assembly/data-source';
+import { distribute, isCitusCluster, makeReference, Placement, placementOf } from '../src/database/citus';
 import { createTestDatabase } from './support/test-db';
 
 /** A QueryRunner on `url`, as a migration gets one. */
@@ -35,6 +38,16 @@ describe('Citus placement helpers on plain PostgreSQL', () => {
   afterAll(async () => {
     await close(c);
     await db?.drop();
+  });
+
+  it('docs/scaling.md states a placement for every table the migrations make, and for no other', async () => {
+    const stated = statedPlacements(readFileSync(path.join(__dirname, '..', 'docs', 'scaling.md'), 'utf8'));
+    const tables: { name: string }[] = await c.query(
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'citus_probe_%' ORDER BY 1`,
+    );
+    expect([...stated.keys()].sort()).toEqual(tables.map((t) => t.name));
+    expect(stated.get('lead')).toBe('distributed');
+    expect(stated.get('call_order')).toBe('reference');
   });
 
   it('sees no cluster and leaves every table where it is', async () => {
@@ -80,5 +93,54 @@ const clusterUrl = process.env.CITUS_TEST_DATABASE_URL;
       [[lead, call]],
     );
     expect(rows[0].groups).toBe(1);
+  });
+});
+
+/**
+ * The placement docs/scaling.md states, by table: each row of its placement table names tables in backticks (`_hour` after
+ * `lead_count_delta` is `lead_count_hour`) and a placement (distributed, reference or coordinator). The pg-boss schema's row is
+ * not a table of ours.
+ */
+function statedPlacements(markdown: string): Map<string, Placement> {
+  const stated = new Map<string, Placement>();
+  for (const line of markdown.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells.length < 4 || !cells[1].startsWith('`') || cells[1].includes('schema')) continue;
+    const names = [...cells[1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    const stem = names[0].replace(/_[a-z]+$/, '');
+    const placement: Placement = cells[2].startsWith('distributed') ? 'distributed' : cells[2].startsWith('reference') ? 'reference' : 'local';
+    for (const name of names) stated.set(name.startsWith('_') ? stem + name : name, placement);
+  }
+  return stated;
+}
+
+(clusterUrl ? describe : describe.skip)('The schema on a Citus cluster (CITUS_TEST_DATABASE_URL)', () => {
+  let c: QueryRunner;
+
+  beforeAll(async () => {
+    await applyMigrations(clusterUrl!);
+    c = await queryRunner(clusterUrl!);
+  }, 180_000);
+  afterAll(async () => {
+    await close(c);
+  });
+
+  it('places every table of the migrations as docs/scaling.md states, the distributed ones in one colocation group', async () => {
+    const stated = statedPlacements(readFileSync(path.join(__dirname, '..', 'docs', 'scaling.md'), 'utf8'));
+    const tables: { name: string }[] = await c.query(
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'citus_probe_%' ORDER BY 1`,
+    );
+    const actual = new Map<string, Placement>();
+    for (const { name } of tables) actual.set(name, await placementOf(c, name));
+    expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(stated));
+
+    const distributed = [...actual].filter(([, p]) => p === 'distributed').map(([name]) => name);
+    expect(distributed).toContain('lead');
+    const rows: { groups: number; columns: string[] }[] = await c.query(
+      `SELECT count(DISTINCT colocationid)::int AS groups, array_agg(DISTINCT column_to_column_name(logicalrelid, partkey)) AS columns
+         FROM pg_dist_partition WHERE logicalrelid = ANY($1::regclass[])`,
+      [distributed],
+    );
+    expect(rows[0]).toEqual({ groups: 1, columns: ['order_id'] });
   });
 });
