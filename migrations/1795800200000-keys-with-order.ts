@@ -11,8 +11,9 @@ const LEAD_REFERENCES: [table: string, name: string, columns: string][] = [
 ];
 
 /**
- * Every key of a per-order table includes `order_id`, as a table distributed by it requires (docs/scaling.md, item 2), and an
- * event without an order has `order_id` 0 (item 7: the partition column cannot be NULL; the service reads 0 as "no order").
+ * Every key of a per-order table includes `order_id`, as a table distributed by it requires, and an event
+ * without an order has `order_id` 0 (the partition column cannot be NULL; the service reads 0 as "no order"). See
+ * docs/scaling.md, "How the migrations place the tables".
  *
  * The primary keys become `(id, order_id)`: `id` leads, so a lookup by id alone still reads one index range, and no second
  * index on `id` is needed. `lead`'s `UNIQUE (order_id, id)` goes: the references to a lead by (order_id, id) now meet its

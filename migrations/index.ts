@@ -43,6 +43,7 @@ import { RowTriggers1795800000000 } from './1795800000000-row-triggers';
 import { EventSequencerOnCitus1795800100000 } from './1795800100000-event-sequencer-on-citus';
 import { KeysWithOrder1795800200000 } from './1795800200000-keys-with-order';
 import { DistributeByOrder1795800300000 } from './1795800300000-distribute-by-order';
+import { LeadCreatedByJob1795800400000 } from './1795800400000-lead-created-by-job';
 import { LeadEventComparedColumns1795780000000 } from './1795780000000-lead-event-compared-columns';
 import { RedialByOutcome1795780100000 } from './1795780100000-redial-by-outcome';
 
@@ -95,4 +96,5 @@ export const MIGRATIONS = [
   EventSequencerOnCitus1795800100000,
   KeysWithOrder1795800200000,
   DistributeByOrder1795800300000,
+  LeadCreatedByJob1795800400000,
 ];

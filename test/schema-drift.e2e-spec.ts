@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/assembly/data-source';
 import { schemaDrift } from '../src/database/schema-drift';
-import { LEAD_EVENT_UNPRESENTED } from '../migrations/1795780100000-redial-by-outcome';
+import { LEAD_EVENT_UNPRESENTED } from '../migrations/1795800400000-lead-created-by-job';
 import { createTestDatabase, TestDbState, withDatabase } from './support/test-db';
 
 /**

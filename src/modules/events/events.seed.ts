@@ -15,11 +15,17 @@ export class EventsDemoSeed {
   }
 
   private async run(m: EntityManager): Promise<void> {
+    // The times as JSON are read first: an UPDATE of a distributed table may not call a STABLE function (to_jsonb of a
+    // timestamptz) on a joined row's columns (docs/scaling.md).
+    const orders: { id: number; created: string; updated: string }[] = await m.query(
+      `SELECT id, to_jsonb(created_at)::text AS created, to_jsonb(updated_at)::text AS updated FROM call_order`,
+    );
     await m.query(
       `UPDATE event e
-          SET payload = jsonb_set(jsonb_set(e.payload, '{order,createdAt}', to_jsonb(o.created_at)), '{order,updatedAt}', to_jsonb(o.updated_at))
-         FROM call_order o
+          SET payload = jsonb_set(jsonb_set(e.payload, '{order,createdAt}', o.created), '{order,updatedAt}', o.updated)
+         FROM unnest($1::int[], $2::jsonb[], $3::jsonb[]) o(id, created, updated)
         WHERE e.type = 'order.created' AND e.order_id = o.id AND e.payload ? 'order'`,
+      [orders.map((o) => o.id), orders.map((o) => o.created), orders.map((o) => o.updated)],
     );
   }
 }

@@ -6,7 +6,7 @@
 -- EventsRepository.page: no filter: the position index
 -- inputs: after: 1200, limit: 100, filter: {}
 -- $1 = 1200, $2 = 100
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, nullif(e.order_id, 0) AS "orderId",
   e.client_id AS "clientId", e.payload,
         e.created_at AS "createdAt"
    FROM event_retention r
@@ -16,7 +16,7 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: orders (and types): a range of (order_id, position) per order
 -- inputs: after: 1200, limit: 100, filter: { orderIds: [3, 4], types: ["lead.created"] }
 -- $1 = 1200, $2 = 100, $3 = ["lead.created"], $4 = [3,4]
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, nullif(e.order_id, 0) AS "orderId",
   e.client_id AS "clientId", e.payload,
         e.created_at AS "createdAt"
    FROM event_retention r
@@ -29,7 +29,7 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: types: one branch per type
 -- inputs: after: 1200, limit: 100, filter: { types: ["lead.created", "lead.updated", "call.created"] }
 -- $1 = 1200, $2 = 100, $3 = "lead.created", $4 = "lead.updated", $5 = "call.created"
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, nullif(e.order_id, 0) AS "orderId",
   e.client_id AS "clientId", e.payload,
         e.created_at AS "createdAt"
    FROM event_retention r
@@ -42,7 +42,7 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: a client key: a range of (order_id, position) per order of the client, and its webhooks' test events
 -- inputs: after: 1200, limit: 100, filter: { clientId: 2 }
 -- $1 = 1200, $2 = 100, $3 = 2, $4 = "webhook.test"
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, nullif(e.order_id, 0) AS "orderId",
   e.client_id AS "clientId", e.payload,
         e.created_at AS "createdAt"
    FROM event_retention r
@@ -60,7 +60,7 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: a client key with orders and types: the client's orders among them, no test events
 -- inputs: after: 1200, limit: 100, filter: { clientId: 2, orderIds: [3, 4], types: ["lead.created", "webhook.test"] }
 -- $1 = 1200, $2 = 100, $3 = 2, $4 = ["lead.created"], $5 = [3,4]
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, nullif(e.order_id, 0) AS "orderId",
   e.client_id AS "clientId", e.payload,
         e.created_at AS "createdAt"
    FROM event_retention r
@@ -74,7 +74,7 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: a client key asking for test events only: no order branch
 -- inputs: after: 1200, limit: 100, filter: { clientId: 2, types: ["webhook.test"] }
 -- $1 = 1200, $2 = 100, $3 = 2, $4 = "webhook.test"
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, nullif(e.order_id, 0) AS "orderId",
   e.client_id AS "clientId", e.payload,
         e.created_at AS "createdAt"
    FROM event_retention r
@@ -88,7 +88,7 @@ SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id
 -- EventsRepository.page: a client key asking for test events of orders: none can match
 -- inputs: after: 1200, limit: 100, filter: { clientId: 2, types: ["webhook.test"], orderIds: [3] }
 -- $1 = 1200, $2 = 100
-SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, e.order_id AS "orderId",
+SELECT r.pruned_through AS "prunedThrough", e.position, e.id, e.type, nullif(e.order_id, 0) AS "orderId",
   e.client_id AS "clientId", e.payload,
         e.created_at AS "createdAt"
    FROM event_retention r

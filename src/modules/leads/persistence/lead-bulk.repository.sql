@@ -41,13 +41,13 @@ WITH src AS (
   INSERT INTO lead (id, order_id, name, phone, source_comment, ip, external_id_crm_a, external_id_crm_b,
     external_id_crm_c, external_id_crm_d, status_id, lead_type, create_method, source, planning_call_at, priority,
     utc_offset, time_zone, social_a_id, social_b_login, messenger_user_name, messenger_phone, messenger_id,
-    ad_campaign_id, custom_values, consent, dial_after, dialing_hold, dialing_hold_since, job_id, is_secondary,
-    previous_lead_id, next_lead_id)
+    ad_campaign_id, custom_values, consent, dial_after, dialing_hold, dialing_hold_since, job_id, created_by_job,
+    is_secondary, previous_lead_id, next_lead_id)
   SELECT c.new_id, c.order_id, c.name, c.phone, c.source_comment, c.ip, c.external_id_crm_a, c.external_id_crm_b,
     c.external_id_crm_c, c.external_id_crm_d, c.status_id, c.lead_type, c.create_method, c.source, c.planning_call_at,
     c.priority, c.utc_offset, c.time_zone, c.social_a_id, c.social_b_login, c.messenger_user_name, c.messenger_phone,
     c.messenger_id, c.ad_campaign_id, c.custom_values, c.consent, c.dial_after, c.dialing_hold, c.dialing_hold_since,
-    c.job_id,
+    c.job_id, $3::boolean,
          coalesce(c.batch_prev, h.prev_id) IS NOT NULL, coalesce(c.batch_prev, h.prev_id), c.batch_next
   FROM chained c LEFT JOIN heads h ON h.new_id = c.new_id
   ORDER BY c.ord
@@ -108,13 +108,13 @@ WITH src AS (
   INSERT INTO lead (id, order_id, name, phone, source_comment, ip, external_id_crm_a, external_id_crm_b,
     external_id_crm_c, external_id_crm_d, status_id, lead_type, create_method, source, planning_call_at, priority,
     utc_offset, time_zone, social_a_id, social_b_login, messenger_user_name, messenger_phone, messenger_id,
-    ad_campaign_id, custom_values, consent, dial_after, dialing_hold, dialing_hold_since, job_id, is_secondary,
-    previous_lead_id, next_lead_id)
+    ad_campaign_id, custom_values, consent, dial_after, dialing_hold, dialing_hold_since, job_id, created_by_job,
+    is_secondary, previous_lead_id, next_lead_id)
   SELECT c.new_id, c.order_id, c.name, c.phone, c.source_comment, c.ip, c.external_id_crm_a, c.external_id_crm_b,
     c.external_id_crm_c, c.external_id_crm_d, c.status_id, c.lead_type, c.create_method, c.source, c.planning_call_at,
     c.priority, c.utc_offset, c.time_zone, c.social_a_id, c.social_b_login, c.messenger_user_name, c.messenger_phone,
     c.messenger_id, c.ad_campaign_id, c.custom_values, c.consent, c.dial_after, c.dialing_hold, c.dialing_hold_since,
-    c.job_id,
+    c.job_id, $3::boolean,
          coalesce(c.batch_prev, h.prev_id) IS NOT NULL, coalesce(c.batch_prev, h.prev_id), c.batch_next
   FROM chained c LEFT JOIN heads h ON h.new_id = c.new_id
   ORDER BY c.ord

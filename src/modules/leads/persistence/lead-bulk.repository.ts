@@ -125,8 +125,8 @@ export class LeadBulkRepository {
          ) p
          WHERE c.pos = 1 AND $2::timestamptz IS NOT NULL
        ), ins AS (
-         INSERT INTO lead (id, ${columns.join(', ')}, job_id, is_secondary, previous_lead_id, next_lead_id)
-         SELECT c.new_id, ${columns.map((col) => `c.${col}`).join(', ')}, c.job_id,
+         INSERT INTO lead (id, ${columns.join(', ')}, job_id, created_by_job, is_secondary, previous_lead_id, next_lead_id)
+         SELECT c.new_id, ${columns.map((col) => `c.${col}`).join(', ')}, c.job_id, $3::boolean,
                 coalesce(c.batch_prev, h.prev_id) IS NOT NULL, coalesce(c.batch_prev, h.prev_id), c.batch_next
          FROM chained c LEFT JOIN heads h ON h.new_id = c.new_id
          ORDER BY c.ord

@@ -7,7 +7,7 @@ import { LeadEntity } from './lead.entity';
 export const LEAD_COLUMNS = entityColumns(LeadEntity);
 
 /** Columns the domain Lead does not carry: dialing state and async-create bookkeeping. */
-const NOT_IN_LEAD = ['messengerId', 'attemptCount', 'jobId', 'qualifiedAt', 'dialAfter'] as const;
+const NOT_IN_LEAD = ['messengerId', 'attemptCount', 'jobId', 'createdByJob', 'qualifiedAt', 'dialAfter'] as const;
 
 /** The columns a Lead is read from (its `orderCode` is the order's). */
 export const LEAD_READ_COLUMNS = LEAD_COLUMNS.except(NOT_IN_LEAD);

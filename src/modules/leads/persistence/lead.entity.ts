@@ -133,6 +133,10 @@ export class LeadEntity {
   @Column({ type: 'uuid', nullable: true })
   jobId: string | null;
 
+  /** Made by an async job (create-async, an async batch): its lead.created event names the job; a sync create's token in jobId does not. */
+  @Column({ type: 'boolean', default: false })
+  createdByJob: boolean;
+
   @Column({ type: 'timestamptz', nullable: true })
   qualifiedAt: Date | null;
 

@@ -299,13 +299,13 @@ SELECT (coalesce(sum(n) FILTER (WHERE whole),
 -- LeadsRepository.insertLinked: the lead_create call
 -- inputs: lead: NEW_LEAD (order 3), since: 2026-11-22T10:30:00.000Z, jobId: null
 -- $1 = "lead-phone:3:+4930123456", $2 = 2026-11-22T10:30:00.000Z, $3 = null,
--- $4 = "{\"order_id\":3,\"name\":\"Ada\",\"phone\":\"+4930123456\",\"external_id_crm_a\":\"crm-a-1\",\"stat... (310 characters)
+-- $4 = "{\"order_id\":3,\"name\":\"Ada\",\"phone\":\"+4930123456\",\"external_id_crm_a\":\"crm-a-1\",\"stat... (335 characters)
 SELECT lead_create($1, $2, $3, $4::jsonb) AS id;
 
 -- LeadsRepository.insertLinkedForJob: lead_create for a queued job
 -- inputs: lead: NEW_LEAD (order 3), since: 2026-11-22T10:30:00.000Z, jobId: "job-1"
 -- $1 = "lead-phone:3:+4930123456", $2 = 2026-11-22T10:30:00.000Z, $3 = "job-1",
--- $4 = "{\"order_id\":3,\"name\":\"Ada\",\"phone\":\"+4930123456\",\"external_id_crm_a\":\"crm-a-1\",\"stat... (310 characters)
+-- $4 = "{\"order_id\":3,\"name\":\"Ada\",\"phone\":\"+4930123456\",\"external_id_crm_a\":\"crm-a-1\",\"stat... (334 characters)
 WITH job AS (SELECT id FROM lead_async_job WHERE id = $3 AND state = 'queued' FOR UPDATE),
 created AS (SELECT lead_create($1, $2, $3, $4::jsonb) AS id FROM job),
 done AS (

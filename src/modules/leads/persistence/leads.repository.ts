@@ -29,8 +29,8 @@ const LEAD_CREATE: PreparedStatement = { name: 'lead_create', text: `SELECT lead
 /** The row lead_create inserts: every lead column but those it sets itself. */
 const LEAD_CREATE_ROW = LEAD_COLUMNS.except(['id', 'isSecondary', 'previousLeadId', 'jobId', 'createdAt', 'updatedAt']);
 
-function leadCreateValues(lead: NewLead, link: { since: Date | null; jobId: string | null }): unknown[] {
-  return [phoneLockKey(lead.orderId, lead.phone), link.since, link.jobId, JSON.stringify(LEAD_CREATE_ROW.populateRow(lead))];
+function leadCreateValues(lead: NewLead, link: { since: Date | null; jobId: string | null }, createdByJob = false): unknown[] {
+  return [phoneLockKey(lead.orderId, lead.phone), link.since, link.jobId, JSON.stringify(LEAD_CREATE_ROW.populateRow({ ...lead, createdByJob }))];
 }
 
 /** insertLinkedForJob's statement: the job row locked while queued, lead_create, the job marked done ($3 is the job id). */
@@ -147,7 +147,7 @@ export class LeadsRepository {
    * lead_create's statements take their own snapshots (a volatile function), so linking sees every create committed before it.
    */
   async insertLinkedForJob(db: DataSource | Queryable, lead: NewLead, link: { since: Date | null; jobId: string }): Promise<number | null> {
-    const rows = await queryPrepared<{ queued: boolean; leadId: number | null; done: boolean }>(db, LEAD_CREATE_FOR_JOB, leadCreateValues(lead, link));
+    const rows = await queryPrepared<{ queued: boolean; leadId: number | null; done: boolean }>(db, LEAD_CREATE_FOR_JOB, leadCreateValues(lead, link, true));
     const { queued, leadId, done } = rows[0];
     if (!queued) return null;
     if (leadId === null || !done) throw new Error(`lead of job ${link.jobId} neither inserted nor found`);
