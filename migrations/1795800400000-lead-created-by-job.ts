@@ -25,6 +25,9 @@ export class LeadCreatedByJob1795800400000 implements MigrationInterface {
   name = 'LeadCreatedByJob1795800400000';
 
   async up(q: QueryRunner): Promise<void> {
+    // On a Citus cluster a function may not be made after parallel DDL of a distributed table in one transaction; on plain
+    // PostgreSQL this is an unused setting of the transaction.
+    await q.query(`SET LOCAL citus.multi_shard_modify_mode = 'sequential'`);
     await q.query(`ALTER TABLE lead ADD COLUMN created_by_job boolean NOT NULL DEFAULT false`);
     // The jobs' ids first, then one UPDATE of the leads that have them: a distributed `lead` is not joined to a coordinator table.
     const [{ ids }] = (await q.query(`SELECT coalesce(array_agg(id), '{}') AS ids FROM lead_async_job`)) as { ids: string[] }[];
@@ -33,6 +36,7 @@ export class LeadCreatedByJob1795800400000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`SET LOCAL citus.multi_shard_modify_mode = 'sequential'`);
     await q.query(leadInsertEvent(`CASE WHEN NEW.job_id IS NOT NULL AND EXISTS (SELECT 1 FROM lead_async_job j WHERE j.id = NEW.job_id) THEN NEW.job_id END`));
     await q.query(`ALTER TABLE lead DROP COLUMN created_by_job`);
   }
