@@ -97,7 +97,8 @@ export class LeadBulkRepository {
 
   /**
    * The insert itself, one statement with a new snapshot (it sees every create that held the
-   * phones' locks before): see insertBatch. With `settleJobs`, also marks each row's job done.
+   * phones' locks before): see insertBatch. With `settleJobs` (rows of async jobs), marks each lead made by a job
+   * (`created_by_job`) and each row's job done.
    */
   private async insertLinked(m: EntityManager, rows: BatchRow[], since: Date | null, settleJobs: boolean): Promise<Map<number, number>> {
     const { json, columns } = batchRows(rows);
