@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import nodemailer, { Transporter } from 'nodemailer';
 import { scrubText } from '../../../common/pg-errors';
 import { APP_CONFIG, AppConfig } from '../../../config/app.config';
@@ -13,8 +13,9 @@ export interface OutgoingEmail {
 
 /** E-mail over SMTP (nodemailer, pooled connections), configured by `SMTP_URL`. */
 @Injectable()
-export class EmailChannel implements OnModuleDestroy {
+export class EmailChannel implements OnApplicationShutdown {
   private transport?: Transporter;
+  private closed = false;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -24,6 +25,7 @@ export class EmailChannel implements OnModuleDestroy {
 
   async send(mail: OutgoingEmail): Promise<void> {
     if (!this.config.smtpUrl) throw new Error('SMTP_URL is not configured on this worker');
+    if (this.closed) throw new Error('this worker is shutting down');
     this.transport ??= nodemailer.createTransport({
       url: this.config.smtpUrl,
       pool: true,
@@ -46,7 +48,13 @@ export class EmailChannel implements OnModuleDestroy {
     }
   }
 
-  onModuleDestroy(): void {
+  /**
+   * After every module's destroy hook, so after the job queue has let its running jobs finish: a send of a job still running
+   * when this ran on module destroy made a new pooled transport that nothing closed, and its idle connection held the SMTP
+   * server's shutdown open. A send after this fails (its job is retried by another instance).
+   */
+  onApplicationShutdown(): void {
+    this.closed = true;
     this.transport?.close();
     this.transport = undefined;
   }
