@@ -54,25 +54,22 @@ export class DistributeByOrder1795800300000 implements MigrationInterface {
     await q.query(`ALTER TABLE call ADD CONSTRAINT call_order_id_lead_id_fkey FOREIGN KEY (order_id, lead_id) REFERENCES lead (order_id, id)`);
   }
 
+  /**
+   * Not undone on a cluster: Citus cannot undistribute a table with an identity column (the delta tables' `id`, `event.seq`:
+   * `cannot complete operation on a table with identity column`), so the revert stops here with that reason instead of failing
+   * half-way. On plain PostgreSQL there is nothing to undo.
+   */
   async down(q: QueryRunner): Promise<void> {
-    if (!(await onCluster(q))) return;
-    await q.query(`SET LOCAL citus.multi_shard_modify_mode = 'sequential'`);
-    await q.query(`ALTER TABLE call DROP CONSTRAINT call_order_id_lead_id_fkey`);
-    for (const table of [...COLOCATED].reverse()) await q.query(`SELECT undistribute_table($1::regclass)`, [table]);
-    await q.query(`SELECT undistribute_table('lead')`);
-    await q.query(`ALTER TABLE call ADD CONSTRAINT call_order_id_lead_id_fkey FOREIGN KEY (order_id, lead_id) REFERENCES lead (order_id, id)`);
-    for (const table of [...REFERENCE].reverse()) await q.query(`SELECT undistribute_table($1::regclass, cascade_via_foreign_keys => true)`, [table]);
-    await q.query(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET citus.enable_unsafe_triggers', current_database()); END $$`);
+    if (await onCluster(q)) {
+      throw new Error('DistributeByOrder is not reverted on a Citus cluster: tables with identity columns cannot be undistributed');
+    }
   }
 }
 
 /** A Citus coordinator with at least one worker (group 0 is the coordinator itself). */
 async function onCluster(q: QueryRunner): Promise<boolean> {
-  const [{ cluster }] = (await q.query(
-    `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')
-            AND (SELECT count(*) FROM pg_catalog.pg_class WHERE relname = 'pg_dist_node') > 0 AS cluster`,
-  )) as { cluster: boolean }[];
-  if (!cluster) return false;
+  const [{ citus }] = (await q.query(`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`)) as { citus: boolean }[];
+  if (!citus) return false;
   const [{ workers }] = (await q.query(`SELECT count(*)::int AS workers FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary' AND isactive`)) as {
     workers: number;
   }[];
